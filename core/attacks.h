@@ -1,0 +1,106 @@
+/* attacks.h — attack sets of every piece from every square, and the geometry
+ * between squares. One API whatever the backend: slider lookups index their table
+ * with BMI2 PEXT when PERFTKIT_PEXT is set at compile time, with magic multiplication
+ * otherwise. The tables are filled once by atk_init() and only read afterwards. */
+#ifndef PERFTKIT_ATTACKS_H
+#define PERFTKIT_ATTACKS_H
+
+#include <assert.h>
+
+#include "bitboard.h"
+
+#if PERFTKIT_PEXT
+#include <immintrin.h>
+#endif
+
+/* Where the attacks of one slider on one square live, and how to index them. */
+typedef struct SliderSlot {
+    Bitboard mask;           /* relevant blockers: the rays without their edge squares */
+    const Bitboard *attacks; /* this square's part of the shared attack table */
+#if !PERFTKIT_PEXT
+    Bitboard magic;
+    unsigned shift;
+#endif
+} SliderSlot;
+
+/* Read-only after atk_init(); exposed only so the lookups below can inline. */
+extern SliderSlot atk_rook_slots[SQUARE_NB];
+extern SliderSlot atk_bishop_slots[SQUARE_NB];
+extern Bitboard atk_knight_table[SQUARE_NB];
+extern Bitboard atk_king_table[SQUARE_NB];
+extern Bitboard atk_pawn_table[COLOR_NB][SQUARE_NB];
+extern Bitboard atk_between_table[SQUARE_NB][SQUARE_NB];
+extern Bitboard atk_line_table[SQUARE_NB][SQUARE_NB];
+
+/* Builds every table. Idempotent; call once before any other atk_ function. */
+void atk_init(void);
+
+/* The slider table index: the only place the two backends differ. */
+static inline unsigned atk_slot_index(const SliderSlot *slot, Bitboard occupied) {
+#if PERFTKIT_PEXT
+    return (unsigned)_pext_u64(occupied, slot->mask);
+#else
+    return (unsigned)(((occupied & slot->mask) * slot->magic) >> slot->shift);
+#endif
+}
+
+/* Squares a rook on s attacks when `occupied` holds the blockers. */
+static inline Bitboard atk_rook(Square s, Bitboard occupied) {
+    assert(s >= 0 && s < SQUARE_NB);
+    const SliderSlot *slot = &atk_rook_slots[s];
+    return slot->attacks[atk_slot_index(slot, occupied)];
+}
+/* Squares a bishop on s attacks when `occupied` holds the blockers. */
+static inline Bitboard atk_bishop(Square s, Bitboard occupied) {
+    assert(s >= 0 && s < SQUARE_NB);
+    const SliderSlot *slot = &atk_bishop_slots[s];
+    return slot->attacks[atk_slot_index(slot, occupied)];
+}
+/* Squares a queen on s attacks. */
+static inline Bitboard atk_queen(Square s, Bitboard occupied) {
+    return atk_rook(s, occupied) | atk_bishop(s, occupied);
+}
+/* Squares a knight on s attacks. */
+static inline Bitboard atk_knight(Square s) {
+    assert(s >= 0 && s < SQUARE_NB);
+    return atk_knight_table[s];
+}
+/* Squares a king on s attacks. */
+static inline Bitboard atk_king(Square s) {
+    assert(s >= 0 && s < SQUARE_NB);
+    return atk_king_table[s];
+}
+/* Squares a pawn of colour c on s attacks (captures only, no pushes). */
+static inline Bitboard atk_pawn(Color c, Square s) {
+    assert(s >= 0 && s < SQUARE_NB && (c == WHITE || c == BLACK));
+    return atk_pawn_table[c][s];
+}
+/* Squares strictly between a and b on a shared rank, file or diagonal; empty otherwise. */
+static inline Bitboard atk_between(Square a, Square b) {
+    assert(a >= 0 && a < SQUARE_NB && b >= 0 && b < SQUARE_NB);
+    return atk_between_table[a][b];
+}
+/* The whole line (edge to edge) through a and b, or empty when they do not share one. */
+static inline Bitboard atk_line(Square a, Square b) {
+    assert(a >= 0 && a < SQUARE_NB && b >= 0 && b < SQUARE_NB);
+    return atk_line_table[a][b];
+}
+/* Attacks of a piece type other than pawn from s. */
+static inline Bitboard atk_piece(PieceType pt, Square s, Bitboard occupied) {
+    switch (pt) {
+    case KNIGHT: return atk_knight(s);
+    case BISHOP: return atk_bishop(s, occupied);
+    case ROOK: return atk_rook(s, occupied);
+    case QUEEN: return atk_queen(s, occupied);
+    default: return atk_king(s);
+    }
+}
+
+/* Slider attacks found by walking the rays; slow, the reference the tables are built from. */
+Bitboard atk_rook_reference(Square s, Bitboard occupied);
+Bitboard atk_bishop_reference(Square s, Bitboard occupied);
+
+/* "pext" or "magic": the backend compiled in. */
+const char *atk_backend_name(void);
+
+#endif

@@ -1,0 +1,94 @@
+/* makemove.c — make and unmake, composed of the three board primitives. Make keeps
+ * the key incremental; unmake restores it from the Undo the caller kept. */
+#include "position.h"
+
+void pos_make_move(Position *pos, Move m, Undo *undo) {
+    Color us = pos->side, them = !us;
+    Square from = move_from(m), to = move_to(m);
+    int kind = move_kind(m);
+
+    undo->key = pos->key;
+    undo->halfmove = pos->halfmove;
+    undo->castling = pos->castling;
+    undo->ep_square = pos->ep_square;
+    undo->captured = NO_PIECE;
+
+    if (pos_ep_capturable(pos))
+        zob_toggle(&pos->key, zob_ep_file(sq_file(pos->ep_square)));
+    pos->ep_square = SQ_NONE;
+    pos->halfmove++;
+
+    if (kind == MOVE_CASTLING) {
+        /* King takes own rook: both leave first, so overlapping squares are safe. */
+        int index = 2 * us + (to < from);
+        Piece king = pos->board[from], rook = pos->board[to];
+        pos_remove_piece(pos, from, true);
+        pos_remove_piece(pos, to, true);
+        pos_put_piece(pos, king, castle_king_to(index), true);
+        pos_put_piece(pos, rook, castle_rook_to(index), true);
+    } else {
+        Piece moved = pos->board[from];
+        Square captured_on = kind == MOVE_EN_PASSANT ? to - forward_step(us) : to;
+        if (pos->board[captured_on] != NO_PIECE) {
+            undo->captured = pos->board[captured_on];
+            pos_remove_piece(pos, captured_on, true);
+            pos->halfmove = 0;
+        }
+        pos_move_piece(pos, from, to, true);
+        if (piece_type(moved) == PAWN) {
+            pos->halfmove = 0;
+            if ((from ^ to) == 16) {
+                Square ep = (from + to) / 2;
+                /* Recorded only where a pawn could take, so equal positions share a key. */
+                if (atk_pawn(us, ep) & pos_pieces(pos, them, PAWN)) {
+                    pos->ep_square = (uint8_t)ep;
+                    zob_toggle(&pos->key, zob_ep_file(sq_file(ep)));
+                }
+            } else if (kind == MOVE_PROMOTION) {
+                pos_remove_piece(pos, to, true);
+                pos_put_piece(pos, piece_make(us, move_promotion(m)), to, true);
+            }
+        }
+    }
+
+    int lost = pos->castling & (pos->castle_spoil[from] | pos->castle_spoil[to]);
+    if (lost) {
+        pos->castling &= (uint8_t)~lost;
+        zob_toggle(&pos->key, zob_castling(lost));
+    }
+    pos->fullmove += us == BLACK;
+    pos->side = (uint8_t)them;
+    zob_toggle(&pos->key, zob_side());
+}
+
+void pos_unmake_move(Position *pos, Move m, const Undo *undo) {
+    Color us = !pos->side;
+    Square from = move_from(m), to = move_to(m);
+    int kind = move_kind(m);
+
+    pos->side = (uint8_t)us;
+    pos->fullmove -= us == BLACK;
+
+    if (kind == MOVE_CASTLING) {
+        int index = 2 * us + (to < from);
+        Square king_to = castle_king_to(index), rook_to = castle_rook_to(index);
+        Piece king = pos->board[king_to], rook = pos->board[rook_to];
+        pos_remove_piece(pos, king_to, false);
+        pos_remove_piece(pos, rook_to, false);
+        pos_put_piece(pos, king, from, false);
+        pos_put_piece(pos, rook, to, false);
+    } else {
+        if (kind == MOVE_PROMOTION) {
+            pos_remove_piece(pos, to, false);
+            pos_put_piece(pos, piece_make(us, PAWN), to, false);
+        }
+        pos_move_piece(pos, to, from, false);
+        if (undo->captured != NO_PIECE)
+            pos_put_piece(pos, undo->captured, kind == MOVE_EN_PASSANT ? to - forward_step(us) : to, false);
+    }
+
+    pos->key = undo->key;
+    pos->halfmove = undo->halfmove;
+    pos->castling = undo->castling;
+    pos->ep_square = undo->ep_square;
+}

@@ -1,0 +1,229 @@
+/* movegen.c — one generic generator, specialised at compile time by colour and by
+ * mode (list the moves, or only count them). Invariants it relies on:
+ *  - check_mask is every square when not in check, the checker and the squares
+ *    between it and the king in single check, and empty in double check;
+ *  - pin_hv / pin_diag hold, for every pinned piece, the ray from the king to its
+ *    pinner (pinner included). A piece pinned along one ray can only reach squares of
+ *    that ray inside these unions, so masking its targets with the union is exact. */
+#include "movegen.h"
+
+#define ALWAYS_INLINE inline __attribute__((always_inline))
+
+typedef struct Threats {
+    Bitboard checkers;
+    Bitboard check_mask;
+    Bitboard pin_hv;
+    Bitboard pin_diag;
+} Threats;
+
+static ALWAYS_INLINE Threats find_threats(const Position *pos, Color us, Square king) {
+    Color them = !us;
+    Bitboard occupied = pos->by_type[0], theirs = pos->by_color[them];
+    Bitboard their_hv = (pos->by_type[ROOK] | pos->by_type[QUEEN]) & theirs;
+    Bitboard their_diag = (pos->by_type[BISHOP] | pos->by_type[QUEEN]) & theirs;
+    Threats t = {0, 0, 0, 0};
+    t.checkers = ((atk_knight(king) & pos->by_type[KNIGHT]) | (atk_pawn(us, king) & pos->by_type[PAWN]))
+               & theirs;
+    Bitboard check_ray = 0;
+
+    /* Looking through our own men finds checkers (no man between) and pinners (one). */
+    Bitboard snipers = atk_rook(king, theirs) & their_hv;
+    while (snipers) {
+        Square s = bb_pop(&snipers);
+        Bitboard ray = atk_between(king, s), blockers = ray & occupied;
+        if (!blockers) {
+            t.checkers |= bb_square(s);
+            check_ray |= ray;
+        } else if (!bb_several(blockers)) {
+            t.pin_hv |= ray | bb_square(s);
+        }
+    }
+    snipers = atk_bishop(king, theirs) & their_diag;
+    while (snipers) {
+        Square s = bb_pop(&snipers);
+        Bitboard ray = atk_between(king, s), blockers = ray & occupied;
+        if (!blockers) {
+            t.checkers |= bb_square(s);
+            check_ray |= ray;
+        } else if (!bb_several(blockers)) {
+            t.pin_diag |= ray | bb_square(s);
+        }
+    }
+    t.check_mask = !t.checkers ? BB_ALL : bb_several(t.checkers) ? 0 : check_ray | t.checkers;
+    return t;
+}
+
+/* True when colour `them` attacks s with `occupied` as the blockers. */
+static ALWAYS_INLINE bool attacked_by(const Position *pos, Color them, Square s, Bitboard occupied) {
+    Bitboard theirs = pos->by_color[them];
+    if ((atk_knight(s) & pos->by_type[KNIGHT] & theirs) || (atk_pawn(!them, s) & pos->by_type[PAWN] & theirs)
+        || (atk_king(s) & pos->by_type[KING] & theirs))
+        return true;
+    return (atk_bishop(s, occupied) & (pos->by_type[BISHOP] | pos->by_type[QUEEN]) & theirs)
+        || (atk_rook(s, occupied) & (pos->by_type[ROOK] | pos->by_type[QUEEN]) & theirs);
+}
+
+/* Adds the moves from `from` to every square of `targets`. */
+static ALWAYS_INLINE int emit_piece(bool listing, Move **out, Square from, Bitboard targets) {
+    if (!listing)
+        return bb_count(targets);
+    while (targets)
+        *(*out)++ = move_make(from, bb_pop(&targets));
+    return 0;
+}
+
+/* Adds the pawn moves landing on `targets`, each made by the step `step`; moves that
+ * reach the last rank become four promotions. */
+static ALWAYS_INLINE int emit_pawns(bool listing, Move **out, Bitboard targets, int step, Bitboard last_rank) {
+    if (!listing)
+        return bb_count(targets) + 3 * bb_count(targets & last_rank);
+    Bitboard promotions = targets & last_rank;
+    targets &= ~last_rank;
+    while (targets) {
+        Square to = bb_pop(&targets);
+        *(*out)++ = move_make(to - step, to);
+    }
+    while (promotions) {
+        Square to = bb_pop(&promotions);
+        for (PieceType pt = QUEEN; pt >= KNIGHT; pt--)
+            *(*out)++ = move_make_promotion(to - step, to, pt);
+    }
+    return 0;
+}
+
+static ALWAYS_INLINE int generate(const Position *pos, Color us, bool listing, Move *out) {
+    Color them = !us;
+    Move *start = out;
+    int count = 0;
+    Bitboard occupied = pos->by_type[0], ours = pos->by_color[us], theirs = pos->by_color[them];
+    Square king = bb_first(pos->by_type[KING] & ours);
+    Threats t = find_threats(pos, us, king);
+
+    /* King: each destination checked with the king lifted, so it cannot hide behind itself. */
+    Bitboard king_targets = atk_king(king) & ~ours;
+    Bitboard without_king = occupied ^ bb_square(king);
+    while (king_targets) {
+        Square to = bb_pop(&king_targets);
+        if (!attacked_by(pos, them, to, without_king)) {
+            if (listing)
+                *out++ = move_make(king, to);
+            else
+                count++;
+        }
+    }
+    if (bb_several(t.checkers))
+        return listing ? (int)(out - start) : count;
+
+    Bitboard targets = ~ours & t.check_mask;
+    Bitboard pinned = t.pin_hv | t.pin_diag;
+
+    Bitboard knights = pos->by_type[KNIGHT] & ours & ~pinned;
+    while (knights) {
+        Square from = bb_pop(&knights);
+        count += emit_piece(listing, &out, from, atk_knight(from) & targets);
+    }
+
+    Bitboard diagonal = (pos->by_type[BISHOP] | pos->by_type[QUEEN]) & ours & ~t.pin_hv;
+    Bitboard movers = diagonal & ~t.pin_diag;
+    while (movers) {
+        Square from = bb_pop(&movers);
+        count += emit_piece(listing, &out, from, atk_bishop(from, occupied) & targets);
+    }
+    movers = diagonal & t.pin_diag;
+    while (movers) {
+        Square from = bb_pop(&movers);
+        count += emit_piece(listing, &out, from, atk_bishop(from, occupied) & targets & t.pin_diag);
+    }
+
+    Bitboard straight = (pos->by_type[ROOK] | pos->by_type[QUEEN]) & ours & ~t.pin_diag;
+    movers = straight & ~t.pin_hv;
+    while (movers) {
+        Square from = bb_pop(&movers);
+        count += emit_piece(listing, &out, from, atk_rook(from, occupied) & targets);
+    }
+    movers = straight & t.pin_hv;
+    while (movers) {
+        Square from = bb_pop(&movers);
+        count += emit_piece(listing, &out, from, atk_rook(from, occupied) & targets & t.pin_hv);
+    }
+
+    /* Pawns: unpinned pawns move freely; a file-pinned pawn may only push along its
+     * pin, a diagonally pinned one may only capture its pinner. */
+    Bitboard pawns = pos->by_type[PAWN] & ours;
+    Bitboard free_pawns = pawns & ~pinned, empty = ~occupied;
+    Bitboard last_rank = bb_rank_relative(us, RANK_8);
+    Bitboard single = (bb_forward(us, free_pawns) | (bb_forward(us, pawns & t.pin_hv) & t.pin_hv)) & empty;
+    Bitboard twice = bb_forward(us, single & bb_rank_relative(us, RANK_3)) & empty & t.check_mask;
+    single &= t.check_mask;
+    Bitboard diag_pawns = pawns & t.pin_diag;
+    Bitboard west = (bb_forward_west(us, free_pawns) | (bb_forward_west(us, diag_pawns) & t.pin_diag))
+                  & theirs & t.check_mask;
+    Bitboard east = (bb_forward_east(us, free_pawns) | (bb_forward_east(us, diag_pawns) & t.pin_diag))
+                  & theirs & t.check_mask;
+    count += emit_pawns(listing, &out, single, forward_step(us), last_rank);
+    count += emit_pawns(listing, &out, twice, 2 * forward_step(us), 0);
+    count += emit_pawns(listing, &out, west, forward_west_step(us), last_rank);
+    count += emit_pawns(listing, &out, east, forward_east_step(us), last_rank);
+
+    /* En passant removes two men from one line at once: test it on the board after. */
+    if (pos->ep_square != SQ_NONE) {
+        Square ep = pos->ep_square, victim = ep - forward_step(us);
+        Bitboard takers = atk_pawn(them, ep) & pawns;
+        Bitboard their_hv = (pos->by_type[ROOK] | pos->by_type[QUEEN]) & theirs;
+        Bitboard their_diag = (pos->by_type[BISHOP] | pos->by_type[QUEEN]) & theirs;
+        Bitboard leaper_checks = t.checkers & (pos->by_type[KNIGHT] | pos->by_type[PAWN]) & ~bb_square(victim);
+        while (takers) {
+            Square from = bb_pop(&takers);
+            Bitboard after = occupied ^ bb_square(from) ^ bb_square(ep) ^ bb_square(victim);
+            if (leaper_checks || (atk_rook(king, after) & their_hv) || (atk_bishop(king, after) & their_diag))
+                continue;
+            if (listing)
+                *out++ = move_make_kind(from, ep, MOVE_EN_PASSANT);
+            else
+                count++;
+        }
+    }
+
+    if (!t.checkers) {
+        int rights = pos->castling & castling_of(us);
+        while (rights) {
+            int index = __builtin_ctz((unsigned)rights);
+            rights &= rights - 1;
+            if (occupied & pos->castle_empty[index])
+                continue;
+            Square rook = pos->castle_rook[index];
+            Bitboard path = pos->castle_safe[index];
+            bool safe = true;
+            while (path && safe)
+                safe = !attacked_by(pos, them, bb_pop(&path), occupied);
+            /* Chess960: the castling rook may have been shielding the king's destination. */
+            if (!safe || (atk_rook(castle_king_to(index), occupied ^ bb_square(rook))
+                          & (pos->by_type[ROOK] | pos->by_type[QUEEN]) & theirs))
+                continue;
+            if (listing)
+                *out++ = move_make_kind(king, rook, MOVE_CASTLING);
+            else
+                count++;
+        }
+    }
+    return listing ? (int)(out - start) : count;
+}
+
+int gen_legal(const Position *pos, MoveList *list) {
+    list->count = pos->side == WHITE ? generate(pos, WHITE, true, list->moves)
+                                     : generate(pos, BLACK, true, list->moves);
+    return list->count;
+}
+
+int gen_count_legal(const Position *pos) {
+    return pos->side == WHITE ? generate(pos, WHITE, false, NULL) : generate(pos, BLACK, false, NULL);
+}
+
+bool gen_is_legal(const Position *pos, Move m) {
+    MoveList list;
+    gen_legal(pos, &list);
+    for (int i = 0; i < list.count; i++)
+        if (list.moves[i] == m)
+            return true;
+    return false;
+}

@@ -1,0 +1,42 @@
+/* zobrist.c — draws the key tables. The castling keys are built so that the key of
+ * a set of rights is the XOR of its single rights, keeping updates incremental. */
+#include "zobrist.h"
+
+Key128 zob_psq_table[PIECE_NB][SQUARE_NB];
+Key128 zob_castling_table[CASTLING_RIGHTS_NB];
+Key128 zob_ep_file_table[8];
+Key128 zob_side_key;
+
+/* splitmix64: every 64-bit state gives a well-mixed output, so any seed is usable. */
+static uint64_t next_key(uint64_t *state) {
+    uint64_t z = (*state += 0x9E3779B97F4A7C15ULL);
+    z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ULL;
+    z = (z ^ (z >> 27)) * 0x94D049BB133111EBULL;
+    return z ^ (z >> 31);
+}
+
+static Key128 next_key128(uint64_t *lo_state, uint64_t *hi_state) {
+    Key128 k = {next_key(lo_state), next_key(hi_state)};
+    return k;
+}
+
+void zob_init(uint64_t seed) {
+    /* Two streams from unrelated starting points make the halves independent. */
+    uint64_t lo_state = seed, hi_state = ~seed * 0xD6E8FEB86659FD93ULL;
+    for (Piece p = 0; p < PIECE_NB; p++)
+        for (Square s = 0; s < SQUARE_NB; s++)
+            zob_psq_table[p][s] = next_key128(&lo_state, &hi_state);
+    Key128 single[4];
+    for (int i = 0; i < 4; i++)
+        single[i] = next_key128(&lo_state, &hi_state);
+    for (int rights = 0; rights < CASTLING_RIGHTS_NB; rights++) {
+        Key128 k = {0, 0};
+        for (int i = 0; i < 4; i++)
+            if (rights & (1 << i))
+                zob_toggle(&k, single[i]);
+        zob_castling_table[rights] = k;
+    }
+    for (int f = 0; f < 8; f++)
+        zob_ep_file_table[f] = next_key128(&lo_state, &hi_state);
+    zob_side_key = next_key128(&lo_state, &hi_state);
+}
