@@ -16,7 +16,17 @@ typedef struct Threats {
     Bitboard pin_diag;
 } Threats;
 
-static ALWAYS_INLINE Threats find_threats(const Position *pos, Color us, Square king) {
+/* What generation reads of a node: the position's own fields, or a child's bitboards
+ * built from them without making the move. The castling geometry always comes from
+ * the position, as it does not change during a game. */
+typedef struct Node {
+    const Bitboard *by_type;
+    const Bitboard *by_color;
+    Square ep_square;
+    int castling;
+} Node;
+
+static ALWAYS_INLINE Threats find_threats(const Node *pos, Color us, Square king) {
     Color them = !us;
     Bitboard occupied = pos->by_type[0], theirs = pos->by_color[them];
     Bitboard their_hv = (pos->by_type[ROOK] | pos->by_type[QUEEN]) & theirs;
@@ -54,7 +64,7 @@ static ALWAYS_INLINE Threats find_threats(const Position *pos, Color us, Square 
 }
 
 /* True when colour `them` attacks s with `occupied` as the blockers. */
-static ALWAYS_INLINE bool attacked_by(const Position *pos, Color them, Square s, Bitboard occupied) {
+static ALWAYS_INLINE bool attacked_by(const Node *pos, Color them, Square s, Bitboard occupied) {
     Bitboard theirs = pos->by_color[them];
     if ((atk_knight(s) & pos->by_type[KNIGHT] & theirs) || (atk_pawn(!them, s) & pos->by_type[PAWN] & theirs)
         || (atk_king(s) & pos->by_type[KING] & theirs))
@@ -91,7 +101,7 @@ static ALWAYS_INLINE int emit_pawns(bool listing, Move **out, Bitboard targets, 
     return 0;
 }
 
-static ALWAYS_INLINE int generate(const Position *pos, Color us, bool listing, Move *out) {
+static ALWAYS_INLINE int generate(const Node *pos, const Position *geometry, Color us, bool listing, Move *out) {
     Color them = !us;
     Move *start = out;
     int count = 0;
@@ -189,10 +199,10 @@ static ALWAYS_INLINE int generate(const Position *pos, Color us, bool listing, M
         while (rights) {
             int index = __builtin_ctz((unsigned)rights);
             rights &= rights - 1;
-            if (occupied & pos->castle_empty[index])
+            if (occupied & geometry->castle_empty[index])
                 continue;
-            Square rook = pos->castle_rook[index];
-            Bitboard path = pos->castle_safe[index];
+            Square rook = geometry->castle_rook[index];
+            Bitboard path = geometry->castle_safe[index];
             bool safe = true;
             while (path && safe)
                 safe = !attacked_by(pos, them, bb_pop(&path), occupied);
@@ -209,14 +219,69 @@ static ALWAYS_INLINE int generate(const Position *pos, Color us, bool listing, M
     return listing ? (int)(out - start) : count;
 }
 
+static ALWAYS_INLINE Node node_of(const Position *pos) {
+    Node node = {pos->by_type, pos->by_color, pos->ep_square, pos->castling};
+    return node;
+}
+
 int gen_legal(const Position *pos, MoveList *list) {
-    list->count = pos->side == WHITE ? generate(pos, WHITE, true, list->moves)
-                                     : generate(pos, BLACK, true, list->moves);
+    Node node = node_of(pos);
+    list->count = pos->side == WHITE ? generate(&node, pos, WHITE, true, list->moves)
+                                     : generate(&node, pos, BLACK, true, list->moves);
     return list->count;
 }
 
 int gen_count_legal(const Position *pos) {
-    return pos->side == WHITE ? generate(pos, WHITE, false, NULL) : generate(pos, BLACK, false, NULL);
+    Node node = node_of(pos);
+    return pos->side == WHITE ? generate(&node, pos, WHITE, false, NULL) : generate(&node, pos, BLACK, false, NULL);
+}
+
+/* The child's bitboards, e.p. square and rights, from the parent's mailbox and the move. */
+static ALWAYS_INLINE int count_after(const Position *pos, Move m, Color us) {
+    Color them = !us;
+    Bitboard by_type[KING + 1], by_color[COLOR_NB];
+    for (int i = 0; i <= KING; i++)
+        by_type[i] = pos->by_type[i];
+    by_color[WHITE] = pos->by_color[WHITE];
+    by_color[BLACK] = pos->by_color[BLACK];
+    Square from = move_from(m), to = move_to(m), ep = SQ_NONE;
+    Bitboard from_to = bb_square(from) | bb_square(to);
+    PieceType moved = piece_type(pos->board[from]);
+    int kind = move_kind(m);
+    if (kind == MOVE_CASTLING) {
+        int index = 2 * us + (to < from);
+        Bitboard king = bb_square(from) ^ bb_square(castle_king_to(index));
+        Bitboard rook = bb_square(to) ^ bb_square(castle_rook_to(index));
+        by_type[KING] ^= king;
+        by_type[ROOK] ^= rook;
+        by_color[us] ^= king ^ rook;
+        by_type[0] ^= king ^ rook;
+    } else {
+        Square victim = kind == MOVE_EN_PASSANT ? to - forward_step(us) : to;
+        Piece captured = pos->board[victim];
+        if (captured != NO_PIECE) {
+            by_type[piece_type(captured)] ^= bb_square(victim);
+            by_color[them] ^= bb_square(victim);
+            by_type[0] ^= bb_square(victim);
+        }
+        by_type[0] ^= from_to;
+        by_type[moved] ^= from_to;
+        by_color[us] ^= from_to;
+        if (kind == MOVE_PROMOTION) {
+            by_type[PAWN] ^= bb_square(to);
+            by_type[move_promotion(m)] ^= bb_square(to);
+        } else if (moved == PAWN && (from ^ to) == 16) {
+            Square passed = (from + to) / 2;
+            if (atk_pawn(us, passed) & by_type[PAWN] & by_color[them])
+                ep = passed;
+        }
+    }
+    Node child = {by_type, by_color, ep, pos->castling & ~(pos->castle_spoil[from] | pos->castle_spoil[to])};
+    return generate(&child, pos, them, false, NULL);
+}
+
+int gen_count_after(const Position *pos, Move m) {
+    return pos->side == WHITE ? count_after(pos, m, WHITE) : count_after(pos, m, BLACK);
 }
 
 bool gen_is_legal(const Position *pos, Move m) {

@@ -18,6 +18,10 @@ int gen_legal(const Position *pos, MoveList *list);
 /* The number of legal moves, found without listing them (perft's bulk count). */
 int gen_count_legal(const Position *pos);
 
+/* The number of legal replies to legal move `m`, found without making it: the child's
+ * bitboards are built from the parent's. Equal to making m and calling gen_count_legal. */
+int gen_count_after(const Position *pos, Move m);
+
 /* True when `m` is in the legal moves of `pos`. */
 bool gen_is_legal(const Position *pos, Move m);
 

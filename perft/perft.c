@@ -7,9 +7,14 @@ static uint64_t count_below(Position *pos, int depth) {
     Undo undo;
     uint64_t nodes = 0;
     gen_legal(pos, &list);
+    if (depth == 2) {
+        for (int i = 0; i < list.count; i++)
+            nodes += (uint64_t)gen_count_after(pos, list.moves[i]);
+        return nodes;
+    }
     for (int i = 0; i < list.count; i++) {
         pos_make_move(pos, list.moves[i], &undo);
-        nodes += depth == 2 ? (uint64_t)gen_count_legal(pos) : count_below(pos, depth - 1);
+        nodes += count_below(pos, depth - 1);
         pos_unmake_move(pos, list.moves[i], &undo);
     }
     return nodes;
