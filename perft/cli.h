@@ -1,0 +1,53 @@
+/* cli.h — what every subcommand of the `perft` binary shares: exit codes, option
+ * values checked against their ranges, the position options (--fen, --startpos,
+ * --chess960, --moves) and the wall clock. Messages go to stderr as one line. */
+#ifndef PERFTKIT_CLI_H
+#define PERFTKIT_CLI_H
+
+#include <stdio.h>
+
+#include "../core/core.h"
+#include "count.h"
+
+enum {
+    EXIT_OK = 0,
+    EXIT_MISMATCH = 1,  /* a count differed from the expected one */
+    EXIT_BAD_INPUT = 2, /* bad option, FEN, file or depth; nothing was counted */
+};
+
+enum { PERFT_MAX_DEPTH = 32 };
+
+/* Prints "perft COMMAND: MESSAGE" on stderr; returns EXIT_BAD_INPUT. */
+int cli_fail(const char *command, const char *format, ...) __attribute__((format(printf, 2, 3)));
+
+/* Reads a whole number in [min, max] from `text`; on failure prints why (naming
+ * `option`) and returns false. */
+bool cli_parse_long(const char *command, const char *option, const char *text, long min, long max, long *out);
+
+/* The position options as given on the command line. */
+typedef struct PositionOptions {
+    const char *fen;   /* NULL: the start position */
+    const char *moves; /* NULL, or moves to play first, UCI or SAN, blank- or comma-separated */
+    bool chess960;
+} PositionOptions;
+
+/* Sets up `pos` from the options; on failure prints why and returns false. */
+bool cli_setup_position(const char *command, const PositionOptions *options, Position *pos);
+
+/* Seconds on a monotonic clock. */
+double cli_now(void);
+
+/* Prints "time T s   rate R Mleaves/s   period P ns/leaf" for `leaves` in `seconds`. */
+void cli_print_rate(FILE *out, Count leaves, double seconds);
+
+/* Help text shared by the subcommands that take a position. */
+#define CLI_POSITION_HELP                                                                          \
+    "      --fen FEN        the position: a FEN of 6 fields, or 4 without the clocks\n"            \
+    "      --startpos       the standard start position (the default)\n"                           \
+    "      --chess960       Chess960 castling rules and notation (implied by Shredder-FEN\n"       \
+    "                       castling letters, or by KQkq naming a king or rook off its\n"          \
+    "                       standard square)\n"                                                    \
+    "      --moves LIST     play these moves first (UCI or SAN, separated by blanks or\n"          \
+    "                       commas), e.g. --moves \"e2e4 e7e5\" to drill down a divide\n"
+
+#endif
