@@ -7,6 +7,8 @@
  *    that ray inside these unions, so masking its targets with the union is exact. */
 #include "movegen.h"
 
+#include <stddef.h>
+
 #define ALWAYS_INLINE inline __attribute__((always_inline))
 
 typedef struct Threats {

@@ -1,0 +1,21 @@
+#!/usr/bin/env bash
+# Runs every default test: the release build (PEXT where the CPU has BMI2), the
+# magic-bitboard build, and a build with AddressSanitizer and UndefinedBehaviorSanitizer.
+# Deep suite counts are in the `slow` suite: meson test -C build --setup full --suite slow
+set -euo pipefail
+cd "$(dirname "$0")/.."
+scripts/setup.sh
+
+echo "== release build ($(build/perft/perft --version | sed -n 2p))"
+meson test -C build --print-errorlogs
+
+echo "== magic bitboards (-Dpext=disabled)"
+[ -f build-magic/build.ninja ] || meson setup build-magic -Dpext=disabled >/dev/null
+meson test -C build-magic --print-errorlogs
+
+echo "== sanitizers (address, undefined) with assertions on"
+[ -f build-sanitize/build.ninja ] || meson setup build-sanitize -Db_sanitize=address,undefined -Db_lto=false \
+    -Dbuildtype=debugoptimized >/dev/null
+ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 UBSAN_OPTIONS=halt_on_error=1:print_stacktrace=1 \
+    meson test -C build-sanitize --print-errorlogs --timeout-multiplier 4
+echo "== all tests passed"
