@@ -75,37 +75,114 @@ static ALWAYS_INLINE bool attacked_by(const Node *pos, Color them, Square s, Bit
         || (atk_rook(s, occupied) & (pos->by_type[ROOK] | pos->by_type[QUEEN]) & theirs);
 }
 
-/* Adds the moves from `from` to every square of `targets`. */
-static ALWAYS_INLINE int emit_piece(bool listing, Move **out, Square from, Bitboard targets) {
-    if (!listing)
+/* Where generated moves go. Counting needs no moves at all (popcounts suffice);
+ * listing writes them; REPLIES adds up, for every legal move, the legal replies to it
+ * (perft 2 in one pass: no list, and the moving piece's type is known statically). */
+typedef enum { GEN_COUNT, GEN_LIST, GEN_REPLIES } GenMode;
+
+typedef struct Sink {
+    Move *out;              /* GEN_LIST */
+    const Position *parent; /* GEN_REPLIES */
+    uint64_t replies;       /* GEN_REPLIES */
+} Sink;
+
+static ALWAYS_INLINE int generate(const Node *pos, const Position *geometry, Color us, GenMode mode, Sink *sink);
+
+/* Counting a node, compiled once per colour. Kept out of line: it is what a REPLIES
+ * generation calls for every move, and inlining it there would be recursive. */
+static __attribute__((noinline)) int count_white(const Node *pos, const Position *geometry) {
+    return generate(pos, geometry, WHITE, GEN_COUNT, NULL);
+}
+static __attribute__((noinline)) int count_black(const Node *pos, const Position *geometry) {
+    return generate(pos, geometry, BLACK, GEN_COUNT, NULL);
+}
+
+/* The legal replies to a move of a `moved` from `from` to `to`, counted on the child's
+ * bitboards built from the parent's: the move itself is never made. */
+static ALWAYS_INLINE int count_child(const Position *parent, Color us, PieceType moved, Square from, Square to,
+                                     int kind, PieceType promotion) {
+    Color them = !us;
+    Bitboard by_type[KING + 1], by_color[COLOR_NB];
+    for (int i = 0; i <= KING; i++)
+        by_type[i] = parent->by_type[i];
+    by_color[WHITE] = parent->by_color[WHITE];
+    by_color[BLACK] = parent->by_color[BLACK];
+    Square ep = SQ_NONE;
+    Bitboard from_to = bb_square(from) | bb_square(to);
+    if (kind == MOVE_CASTLING) {
+        int index = 2 * us + (to < from);
+        Bitboard king = bb_square(from) ^ bb_square(castle_king_to(index));
+        Bitboard rook = bb_square(to) ^ bb_square(castle_rook_to(index));
+        by_type[KING] ^= king;
+        by_type[ROOK] ^= rook;
+        by_color[us] ^= king ^ rook;
+        by_type[0] ^= king ^ rook;
+    } else {
+        Square victim = kind == MOVE_EN_PASSANT ? to - forward_step(us) : to;
+        Piece captured = parent->board[victim];
+        if (captured != NO_PIECE) {
+            by_type[piece_type(captured)] ^= bb_square(victim);
+            by_color[them] ^= bb_square(victim);
+            by_type[0] ^= bb_square(victim);
+        }
+        by_type[0] ^= from_to;
+        by_type[moved] ^= from_to;
+        by_color[us] ^= from_to;
+        if (kind == MOVE_PROMOTION) {
+            by_type[PAWN] ^= bb_square(to);
+            by_type[promotion] ^= bb_square(to);
+        } else if (moved == PAWN && (from ^ to) == 16) {
+            Square passed = (from + to) / 2;
+            if (atk_pawn(us, passed) & by_type[PAWN] & by_color[them])
+                ep = passed;
+        }
+    }
+    Node child = {by_type, by_color, ep, parent->castling & ~(parent->castle_spoil[from] | parent->castle_spoil[to])};
+    return them == WHITE ? count_white(&child, parent) : count_black(&child, parent);
+}
+
+/* One move into the sink (GEN_LIST and GEN_REPLIES). */
+static ALWAYS_INLINE void emit(GenMode mode, Sink *sink, Color us, PieceType moved, Square from, Square to, int kind,
+                               PieceType promotion) {
+    if (mode == GEN_LIST)
+        *sink->out++ = kind == MOVE_PROMOTION ? move_make_promotion(from, to, promotion)
+                                              : move_make_kind(from, to, kind);
+    else
+        sink->replies += (uint64_t)count_child(sink->parent, us, moved, from, to, kind, promotion);
+}
+
+/* Adds the moves of the `moved` on `from` to every square of `targets`. */
+static ALWAYS_INLINE int emit_piece(GenMode mode, Sink *sink, Color us, PieceType moved, Square from,
+                                    Bitboard targets) {
+    if (mode == GEN_COUNT)
         return bb_count(targets);
     while (targets)
-        *(*out)++ = move_make(from, bb_pop(&targets));
+        emit(mode, sink, us, moved, from, bb_pop(&targets), MOVE_NORMAL, 0);
     return 0;
 }
 
 /* Adds the pawn moves landing on `targets`, each made by the step `step`; moves that
  * reach the last rank become four promotions. */
-static ALWAYS_INLINE int emit_pawns(bool listing, Move **out, Bitboard targets, int step, Bitboard last_rank) {
-    if (!listing)
+static ALWAYS_INLINE int emit_pawns(GenMode mode, Sink *sink, Color us, Bitboard targets, int step,
+                                    Bitboard last_rank) {
+    if (mode == GEN_COUNT)
         return bb_count(targets) + 3 * bb_count(targets & last_rank);
     Bitboard promotions = targets & last_rank;
     targets &= ~last_rank;
     while (targets) {
         Square to = bb_pop(&targets);
-        *(*out)++ = move_make(to - step, to);
+        emit(mode, sink, us, PAWN, to - step, to, MOVE_NORMAL, 0);
     }
     while (promotions) {
         Square to = bb_pop(&promotions);
         for (PieceType pt = QUEEN; pt >= KNIGHT; pt--)
-            *(*out)++ = move_make_promotion(to - step, to, pt);
+            emit(mode, sink, us, PAWN, to - step, to, MOVE_PROMOTION, pt);
     }
     return 0;
 }
 
-static ALWAYS_INLINE int generate(const Node *pos, const Position *geometry, Color us, bool listing, Move *out) {
+static ALWAYS_INLINE int generate(const Node *pos, const Position *geometry, Color us, GenMode mode, Sink *sink) {
     Color them = !us;
-    Move *start = out;
     int count = 0;
     Bitboard occupied = pos->by_type[0], ours = pos->by_color[us], theirs = pos->by_color[them];
     Square king = bb_first(pos->by_type[KING] & ours);
@@ -117,46 +194,52 @@ static ALWAYS_INLINE int generate(const Node *pos, const Position *geometry, Col
     while (king_targets) {
         Square to = bb_pop(&king_targets);
         if (!attacked_by(pos, them, to, without_king)) {
-            if (listing)
-                *out++ = move_make(king, to);
-            else
+            if (mode == GEN_COUNT)
                 count++;
+            else
+                emit(mode, sink, us, KING, king, to, MOVE_NORMAL, 0);
         }
     }
     if (bb_several(t.checkers))
-        return listing ? (int)(out - start) : count;
+        return count;
 
     Bitboard targets = ~ours & t.check_mask;
     Bitboard pinned = t.pin_hv | t.pin_diag;
 
-    Bitboard knights = pos->by_type[KNIGHT] & ours & ~pinned;
-    while (knights) {
-        Square from = bb_pop(&knights);
-        count += emit_piece(listing, &out, from, atk_knight(from) & targets);
-    }
-
-    Bitboard diagonal = (pos->by_type[BISHOP] | pos->by_type[QUEEN]) & ours & ~t.pin_hv;
-    Bitboard movers = diagonal & ~t.pin_diag;
+    Bitboard movers = pos->by_type[KNIGHT] & ours & ~pinned;
     while (movers) {
         Square from = bb_pop(&movers);
-        count += emit_piece(listing, &out, from, atk_bishop(from, occupied) & targets);
+        count += emit_piece(mode, sink, us, KNIGHT, from, atk_knight(from) & targets);
+    }
+
+    /* Bishops and queens along diagonals, rooks and queens along lines; a pinned
+     * slider keeps to its pin ray. Queens are met twice, once per direction kind. */
+    Bitboard diagonal = (pos->by_type[BISHOP] | pos->by_type[QUEEN]) & ours & ~t.pin_hv;
+    movers = diagonal & ~t.pin_diag;
+    while (movers) {
+        Square from = bb_pop(&movers);
+        PieceType pt = mode == GEN_COUNT ? BISHOP : bb_has(pos->by_type[QUEEN], from) ? QUEEN : BISHOP;
+        count += emit_piece(mode, sink, us, pt, from, atk_bishop(from, occupied) & targets);
     }
     movers = diagonal & t.pin_diag;
     while (movers) {
         Square from = bb_pop(&movers);
-        count += emit_piece(listing, &out, from, atk_bishop(from, occupied) & targets & t.pin_diag);
+        PieceType pt = mode == GEN_COUNT ? BISHOP : bb_has(pos->by_type[QUEEN], from) ? QUEEN : BISHOP;
+        count += emit_piece(mode, sink, us, pt, from, atk_bishop(from, occupied) & targets & t.pin_diag);
     }
 
     Bitboard straight = (pos->by_type[ROOK] | pos->by_type[QUEEN]) & ours & ~t.pin_diag;
     movers = straight & ~t.pin_hv;
     while (movers) {
         Square from = bb_pop(&movers);
-        count += emit_piece(listing, &out, from, atk_rook(from, occupied) & targets);
+        PieceType pt = mode == GEN_COUNT ? ROOK : bb_has(pos->by_type[QUEEN], from) ? QUEEN : ROOK;
+        count += emit_piece(mode, sink, us, pt, from, atk_rook(from, occupied) & targets);
     }
     movers = straight & t.pin_hv;
     while (movers) {
         Square from = bb_pop(&movers);
-        count += emit_piece(listing, &out, from, atk_rook(from, occupied) & targets & t.pin_hv);
+        PieceType pt = mode == GEN_COUNT ? ROOK : bb_has(pos->by_type[QUEEN], from) ? QUEEN : ROOK;
+        count += emit_piece(mode, sink, us, pt, from, atk_rook(from, occupied) & targets & t.pin_hv);
     }
 
     /* Pawns: unpinned pawns move freely; a file-pinned pawn may only push along its
@@ -172,10 +255,10 @@ static ALWAYS_INLINE int generate(const Node *pos, const Position *geometry, Col
                   & theirs & t.check_mask;
     Bitboard east = (bb_forward_east(us, free_pawns) | (bb_forward_east(us, diag_pawns) & t.pin_diag))
                   & theirs & t.check_mask;
-    count += emit_pawns(listing, &out, single, forward_step(us), last_rank);
-    count += emit_pawns(listing, &out, twice, 2 * forward_step(us), 0);
-    count += emit_pawns(listing, &out, west, forward_west_step(us), last_rank);
-    count += emit_pawns(listing, &out, east, forward_east_step(us), last_rank);
+    count += emit_pawns(mode, sink, us, single, forward_step(us), last_rank);
+    count += emit_pawns(mode, sink, us, twice, 2 * forward_step(us), 0);
+    count += emit_pawns(mode, sink, us, west, forward_west_step(us), last_rank);
+    count += emit_pawns(mode, sink, us, east, forward_east_step(us), last_rank);
 
     /* En passant removes two men from one line at once: test it on the board after. */
     if (pos->ep_square != SQ_NONE) {
@@ -189,10 +272,10 @@ static ALWAYS_INLINE int generate(const Node *pos, const Position *geometry, Col
             Bitboard after = occupied ^ bb_square(from) ^ bb_square(ep) ^ bb_square(victim);
             if (leaper_checks || (atk_rook(king, after) & their_hv) || (atk_bishop(king, after) & their_diag))
                 continue;
-            if (listing)
-                *out++ = move_make_kind(from, ep, MOVE_EN_PASSANT);
-            else
+            if (mode == GEN_COUNT)
                 count++;
+            else
+                emit(mode, sink, us, PAWN, from, ep, MOVE_EN_PASSANT, 0);
         }
     }
 
@@ -208,17 +291,18 @@ static ALWAYS_INLINE int generate(const Node *pos, const Position *geometry, Col
             bool safe = true;
             while (path && safe)
                 safe = !attacked_by(pos, them, bb_pop(&path), occupied);
-            /* Chess960: the castling rook may have been shielding the king's destination. */
-            if (!safe || (atk_rook(castle_king_to(index), occupied ^ bb_square(rook))
-                          & (pos->by_type[ROOK] | pos->by_type[QUEEN]) & theirs))
+            /* Chess960: the castling rook may have been shielding the king's destination
+             * (never so with rooks in the corners). */
+            if (!safe || (geometry->chess960 && (atk_rook(castle_king_to(index), occupied ^ bb_square(rook))
+                                                 & (pos->by_type[ROOK] | pos->by_type[QUEEN]) & theirs)))
                 continue;
-            if (listing)
-                *out++ = move_make_kind(king, rook, MOVE_CASTLING);
-            else
+            if (mode == GEN_COUNT)
                 count++;
+            else
+                emit(mode, sink, us, KING, king, rook, MOVE_CASTLING, 0);
         }
     }
-    return listing ? (int)(out - start) : count;
+    return count;
 }
 
 static ALWAYS_INLINE Node node_of(const Position *pos) {
@@ -228,62 +312,35 @@ static ALWAYS_INLINE Node node_of(const Position *pos) {
 
 int gen_legal(const Position *pos, MoveList *list) {
     Node node = node_of(pos);
-    list->count = pos->side == WHITE ? generate(&node, pos, WHITE, true, list->moves)
-                                     : generate(&node, pos, BLACK, true, list->moves);
-    return list->count;
+    Sink sink = {list->moves, NULL, 0};
+    if (pos->side == WHITE)
+        generate(&node, pos, WHITE, GEN_LIST, &sink);
+    else
+        generate(&node, pos, BLACK, GEN_LIST, &sink);
+    return list->count = (int)(sink.out - list->moves);
 }
 
 int gen_count_legal(const Position *pos) {
     Node node = node_of(pos);
-    return pos->side == WHITE ? generate(&node, pos, WHITE, false, NULL) : generate(&node, pos, BLACK, false, NULL);
-}
-
-/* The child's bitboards, e.p. square and rights, from the parent's mailbox and the move. */
-static ALWAYS_INLINE int count_after(const Position *pos, Move m, Color us) {
-    Color them = !us;
-    Bitboard by_type[KING + 1], by_color[COLOR_NB];
-    for (int i = 0; i <= KING; i++)
-        by_type[i] = pos->by_type[i];
-    by_color[WHITE] = pos->by_color[WHITE];
-    by_color[BLACK] = pos->by_color[BLACK];
-    Square from = move_from(m), to = move_to(m), ep = SQ_NONE;
-    Bitboard from_to = bb_square(from) | bb_square(to);
-    PieceType moved = piece_type(pos->board[from]);
-    int kind = move_kind(m);
-    if (kind == MOVE_CASTLING) {
-        int index = 2 * us + (to < from);
-        Bitboard king = bb_square(from) ^ bb_square(castle_king_to(index));
-        Bitboard rook = bb_square(to) ^ bb_square(castle_rook_to(index));
-        by_type[KING] ^= king;
-        by_type[ROOK] ^= rook;
-        by_color[us] ^= king ^ rook;
-        by_type[0] ^= king ^ rook;
-    } else {
-        Square victim = kind == MOVE_EN_PASSANT ? to - forward_step(us) : to;
-        Piece captured = pos->board[victim];
-        if (captured != NO_PIECE) {
-            by_type[piece_type(captured)] ^= bb_square(victim);
-            by_color[them] ^= bb_square(victim);
-            by_type[0] ^= bb_square(victim);
-        }
-        by_type[0] ^= from_to;
-        by_type[moved] ^= from_to;
-        by_color[us] ^= from_to;
-        if (kind == MOVE_PROMOTION) {
-            by_type[PAWN] ^= bb_square(to);
-            by_type[move_promotion(m)] ^= bb_square(to);
-        } else if (moved == PAWN && (from ^ to) == 16) {
-            Square passed = (from + to) / 2;
-            if (atk_pawn(us, passed) & by_type[PAWN] & by_color[them])
-                ep = passed;
-        }
-    }
-    Node child = {by_type, by_color, ep, pos->castling & ~(pos->castle_spoil[from] | pos->castle_spoil[to])};
-    return generate(&child, pos, them, false, NULL);
+    return pos->side == WHITE ? count_white(&node, pos) : count_black(&node, pos);
 }
 
 int gen_count_after(const Position *pos, Move m) {
-    return pos->side == WHITE ? count_after(pos, m, WHITE) : count_after(pos, m, BLACK);
+    Square from = move_from(m), to = move_to(m);
+    int kind = move_kind(m);
+    PieceType moved = piece_type(pos->board[from]), promotion = kind == MOVE_PROMOTION ? move_promotion(m) : 0;
+    return pos->side == WHITE ? count_child(pos, WHITE, moved, from, to, kind, promotion)
+                              : count_child(pos, BLACK, moved, from, to, kind, promotion);
+}
+
+uint64_t gen_count_replies(const Position *pos) {
+    Node node = node_of(pos);
+    Sink sink = {NULL, pos, 0};
+    if (pos->side == WHITE)
+        generate(&node, pos, WHITE, GEN_REPLIES, &sink);
+    else
+        generate(&node, pos, BLACK, GEN_REPLIES, &sink);
+    return sink.replies;
 }
 
 bool gen_is_legal(const Position *pos, Move m) {

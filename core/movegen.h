@@ -22,6 +22,10 @@ int gen_count_legal(const Position *pos);
  * bitboards are built from the parent's. Equal to making m and calling gen_count_legal. */
 int gen_count_after(const Position *pos, Move m);
 
+/* perft(2) in one pass: the sum over the legal moves of the number of legal replies,
+ * without listing or making any move. */
+uint64_t gen_count_replies(const Position *pos);
+
 /* True when `m` is in the legal moves of `pos`. */
 bool gen_is_legal(const Position *pos, Move m);
 

@@ -1,20 +1,16 @@
-/* perft.c — the serial recursive count. The last two plies are the hot path: at
- * depth 2 every move is made and its replies are bulk-counted. */
+/* perft.c — the serial recursive count. The last two plies are the hot path and
+ * belong to the generator: gen_count_replies() counts them without making a move. */
 #include "perft.h"
 
+/* Depth 3 and more: make each move and count below it. */
 static uint64_t count_below(Position *pos, int depth) {
     MoveList list;
     Undo undo;
     uint64_t nodes = 0;
     gen_legal(pos, &list);
-    if (depth == 2) {
-        for (int i = 0; i < list.count; i++)
-            nodes += (uint64_t)gen_count_after(pos, list.moves[i]);
-        return nodes;
-    }
     for (int i = 0; i < list.count; i++) {
         pos_make_move(pos, list.moves[i], &undo);
-        nodes += count_below(pos, depth - 1);
+        nodes += depth == 3 ? gen_count_replies(pos) : count_below(pos, depth - 1);
         pos_unmake_move(pos, list.moves[i], &undo);
     }
     return nodes;
@@ -25,6 +21,8 @@ uint64_t perft_count(Position *pos, int depth) {
         return 1;
     if (depth == 1)
         return (uint64_t)gen_count_legal(pos);
+    if (depth == 2)
+        return gen_count_replies(pos);
     return count_below(pos, depth);
 }
 
