@@ -165,6 +165,28 @@ Test(movegen, counting_after_a_move_equals_making_it_and_counting) {
     }
 }
 
+Test(movegen, counting_replies_equals_summing_the_counts_after_each_move) {
+    static const char *const fens[] = {
+        FEN_STARTPOS,
+        "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1",
+        "r3k2r/Pppp1ppp/1b3nbN/nP6/BBP1P3/q4N2/Pp1P2PP/R2Q1RK1 w kq - 0 1",
+        "8/8/8/2k5/3Pp3/8/8/4K3 b - d3 0 1",
+        "1rkr3b/1ppn3p/3pB1n1/6q1/R2P4/4N1P1/1P5P/2KRQ1B1 b Dbd - 0 14",
+    };
+    static const uint64_t perft2[] = {400, 2039, 264, 0, 0};
+    for (size_t f = 0; f < sizeof fens / sizeof fens[0]; f++) {
+        Position pos = position_of(fens[f], false);
+        MoveList list;
+        gen_legal(&pos, &list);
+        uint64_t sum = 0;
+        for (int i = 0; i < list.count; i++)
+            sum += (uint64_t)gen_count_after(&pos, list.moves[i]);
+        cr_assert_eq(gen_count_replies(&pos), sum, "%s", fens[f]);
+        if (perft2[f])
+            cr_assert_eq(sum, perft2[f], "%s", fens[f]);
+    }
+}
+
 Test(movegen, is_legal_accepts_only_generated_moves) {
     Position pos = position_of(FEN_STARTPOS, false);
     cr_assert(gen_is_legal(&pos, move_make(sq_make(FILE_E, RANK_2), sq_make(FILE_E, RANK_4))));
