@@ -52,13 +52,50 @@ void pos_make_move(Position *pos, Move m, Undo *undo) {
     }
 
     int lost = pos->castling & (pos->castle_spoil[from] | pos->castle_spoil[to]);
-    if (lost) {
-        pos->castling &= (uint8_t)~lost;
-        zob_toggle(&pos->key, zob_castling(lost));
+    pos->castling &= (uint8_t)~lost;
+    while (lost) {
+        int index = __builtin_ctz((unsigned)lost);
+        lost &= lost - 1;
+        zob_toggle(&pos->key, zob_castling(index, pos->castle_rook[index]));
     }
     pos->fullmove += us == BLACK;
     pos->side = (uint8_t)them;
     zob_toggle(&pos->key, zob_side());
+}
+
+Key128 pos_key_after(const Position *pos, Move m) {
+    Color us = pos->side, them = !us;
+    Square from = move_from(m), to = move_to(m);
+    int kind = move_kind(m);
+    Key128 key = pos->key;
+    if (pos_ep_capturable(pos))
+        zob_toggle(&key, zob_ep_file(sq_file(pos->ep_square)));
+    if (kind == MOVE_CASTLING) {
+        int index = 2 * us + (to < from);
+        Piece king = pos->board[from], rook = pos->board[to];
+        zob_toggle(&key, zob_psq(king, from));
+        zob_toggle(&key, zob_psq(rook, to));
+        zob_toggle(&key, zob_psq(king, castle_king_to(index)));
+        zob_toggle(&key, zob_psq(rook, castle_rook_to(index)));
+    } else {
+        Piece moved = pos->board[from];
+        Square captured_on = kind == MOVE_EN_PASSANT ? to - forward_step(us) : to;
+        if (pos->board[captured_on] != NO_PIECE)
+            zob_toggle(&key, zob_psq(pos->board[captured_on], captured_on));
+        zob_toggle(&key, zob_psq(moved, from));
+        zob_toggle(&key, zob_psq(kind == MOVE_PROMOTION ? piece_make(us, move_promotion(m)) : moved, to));
+        if (piece_type(moved) == PAWN && (from ^ to) == 16
+            && (atk_pawn(us, (from + to) / 2) & pos_pieces(pos, them, PAWN)))
+            zob_toggle(&key, zob_ep_file(sq_file(from)));
+    }
+    int lost = pos->castling & (pos->castle_spoil[from] | pos->castle_spoil[to]);
+    while (lost) {
+        int index = __builtin_ctz((unsigned)lost);
+        lost &= lost - 1;
+        zob_toggle(&key, zob_castling(index, pos->castle_rook[index]));
+    }
+    zob_toggle(&key, zob_side());
+    return key;
 }
 
 void pos_unmake_move(Position *pos, Move m, const Undo *undo) {

@@ -56,7 +56,9 @@ Key128 pos_compute_key(const Position *pos) {
     for (Square s = 0; s < SQUARE_NB; s++)
         if (pos->board[s] != NO_PIECE)
             zob_toggle(&key, zob_psq(pos->board[s], s));
-    zob_toggle(&key, zob_castling(pos->castling));
+    for (int i = 0; i < 4; i++)
+        if (pos->castling & (1 << i))
+            zob_toggle(&key, zob_castling(i, pos->castle_rook[i]));
     if (pos_ep_capturable(pos))
         zob_toggle(&key, zob_ep_file(sq_file(pos->ep_square)));
     if (pos->side == BLACK)

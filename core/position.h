@@ -128,6 +128,10 @@ void pos_make_move(Position *pos, Move m, Undo *undo);
 /* Takes back the move last played with pos_make_move(pos, m, undo). */
 void pos_unmake_move(Position *pos, Move m, const Undo *undo);
 
+/* The key pos_make_move(pos, m) would give, without making the move (to prefetch a
+ * hash bucket before going there). */
+Key128 pos_key_after(const Position *pos, Move m);
+
 /* The key recomputed from nothing but the position. */
 Key128 pos_compute_key(const Position *pos);
 

@@ -1,9 +1,8 @@
-/* zobrist.c — draws the key tables. The castling keys are built so that the key of
- * a set of rights is the XOR of its single rights, keeping updates incremental. */
+/* zobrist.c — draws the key tables from the seed. */
 #include "zobrist.h"
 
 Key128 zob_psq_table[PIECE_NB][SQUARE_NB];
-Key128 zob_castling_table[CASTLING_RIGHTS_NB];
+Key128 zob_castling_table[4][SQUARE_NB];
 Key128 zob_ep_file_table[8];
 Key128 zob_side_key;
 
@@ -26,16 +25,9 @@ void zob_init(uint64_t seed) {
     for (Piece p = 0; p < PIECE_NB; p++)
         for (Square s = 0; s < SQUARE_NB; s++)
             zob_psq_table[p][s] = next_key128(&lo_state, &hi_state);
-    Key128 single[4];
     for (int i = 0; i < 4; i++)
-        single[i] = next_key128(&lo_state, &hi_state);
-    for (int rights = 0; rights < CASTLING_RIGHTS_NB; rights++) {
-        Key128 k = {0, 0};
-        for (int i = 0; i < 4; i++)
-            if (rights & (1 << i))
-                zob_toggle(&k, single[i]);
-        zob_castling_table[rights] = k;
-    }
+        for (Square s = 0; s < SQUARE_NB; s++)
+            zob_castling_table[i][s] = next_key128(&lo_state, &hi_state);
     for (int f = 0; f < 8; f++)
         zob_ep_file_table[f] = next_key128(&lo_state, &hi_state);
     zob_side_key = next_key128(&lo_state, &hi_state);

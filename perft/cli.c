@@ -2,10 +2,13 @@
 #include "cli.h"
 
 #include <errno.h>
+#include <math.h>
+#include <signal.h>
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+#include <unistd.h>
 
 int cli_fail(const char *command, const char *format, ...) {
     va_list args;
@@ -86,4 +89,83 @@ void cli_print_rate(FILE *out, Count leaves, double seconds) {
     }
     fprintf(out, "time %.3f s   rate %.1f Mleaves/s   period %.3f ns/leaf\n", seconds, n / seconds / 1e6,
             seconds * 1e9 / n);
+}
+
+void cli_default_run_settings(RunSettings *settings) {
+    memset(settings, 0, sizeof *settings);
+    settings->hash_mb = -1;
+}
+
+/* Megabytes of memory: the whole machine's, or what is free now. */
+static long memory_mb(bool available) {
+    long pages = sysconf(available ? _SC_AVPHYS_PAGES : _SC_PHYS_PAGES), size = sysconf(_SC_PAGESIZE);
+    if (available) { /* MemAvailable counts reclaimable cache too, unlike _SC_AVPHYS_PAGES */
+        FILE *meminfo = fopen("/proc/meminfo", "r");
+        char line[128];
+        long kb;
+        while (meminfo && fgets(line, sizeof line, meminfo))
+            if (sscanf(line, "MemAvailable: %ld kB", &kb) == 1) {
+                fclose(meminfo);
+                return kb / 1024;
+            }
+        if (meminfo)
+            fclose(meminfo);
+    }
+    return pages > 0 && size > 0 ? (long)((double)pages * (double)size / 1048576.0) : 1024;
+}
+
+bool cli_parse_run_option(const char *command, int option, const char *value, RunSettings *settings) {
+    switch (option) {
+    case RUN_OPTION_THREADS: return cli_parse_long(command, "--threads", value, 1, 1024, &settings->threads);
+    case RUN_OPTION_HASH: return cli_parse_long(command, "--hash", value, 0, memory_mb(false), &settings->hash_mb);
+    case RUN_OPTION_MAX_TIME: {
+        char *end;
+        errno = 0;
+        double seconds = strtod(value, &end);
+        if (end == value || *end || errno || !(seconds > 0) || !isfinite(seconds) || seconds > 1e9) {
+            cli_fail(command, "--max-time '%s' is not a number of seconds above 0", value);
+            return false;
+        }
+        settings->limits.max_seconds = seconds;
+        return true;
+    }
+    default:
+        if (!count_parse(value, strlen(value), &settings->limits.max_nodes) || settings->limits.max_nodes == 0) {
+            cli_fail(command, "--max-nodes '%s' is not a whole number above 0", value);
+            return false;
+        }
+        return true;
+    }
+}
+
+bool cli_create_driver(const char *command, RunSettings *settings, int depth, Driver *driver) {
+    if (settings->hash_mb < 0) {
+        /* Tables pay off from depth 4; beyond what a depth can fill, memory only costs. */
+        long by_depth = depth < 4 ? 0 : depth >= 7 ? 1024 : 1L << (2 * depth - 4);
+        long free_quarter = memory_mb(true) / 4;
+        settings->hash_mb = by_depth < free_quarter ? by_depth : free_quarter;
+    }
+#ifndef _OPENMP
+    if (settings->threads > 1)
+        fprintf(stderr, "perft %s: built without OpenMP, counting on one thread\n", command);
+#endif
+    char error[160];
+    if (!driver_create(driver, (int)settings->threads, (size_t)settings->hash_mb << 20, error, sizeof error)) {
+        cli_fail(command, "--hash %ld: %s", settings->hash_mb, error);
+        return false;
+    }
+    return true;
+}
+
+static volatile sig_atomic_t interrupted;
+
+static void on_interrupt(int signal_number) {
+    interrupted = 1;
+    signal(signal_number, SIG_DFL); /* a second Ctrl-C ends the process at once */
+}
+
+const volatile sig_atomic_t *cli_catch_interrupt(void) {
+    interrupted = 0;
+    signal(SIGINT, on_interrupt);
+    return &interrupted;
 }

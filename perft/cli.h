@@ -8,14 +8,17 @@
 
 #include "../core/core.h"
 #include "count.h"
+#include "driver.h"
 
 enum {
     EXIT_OK = 0,
-    EXIT_MISMATCH = 1,  /* a count differed from the expected one */
-    EXIT_BAD_INPUT = 2, /* bad option, FEN, file or depth; nothing was counted */
+    EXIT_MISMATCH = 1,      /* a count differed from the expected one */
+    EXIT_BAD_INPUT = 2,     /* bad option, FEN, file or depth; nothing was counted */
+    EXIT_PARTIAL = 3,       /* stopped by --max-time or --max-nodes; the result is partial */
+    EXIT_INTERRUPTED = 130, /* stopped by Ctrl-C; the result is partial */
 };
 
-enum { PERFT_MAX_DEPTH = 32 };
+
 
 /* Prints "perft COMMAND: MESSAGE" on stderr; returns EXIT_BAD_INPUT. */
 int cli_fail(const char *command, const char *format, ...) __attribute__((format(printf, 2, 3)));
@@ -33,6 +36,28 @@ typedef struct PositionOptions {
 
 /* Sets up `pos` from the options; on failure prints why and returns false. */
 bool cli_setup_position(const char *command, const PositionOptions *options, Position *pos);
+
+/* Threads, hash size and limits, as given on the command line. */
+typedef struct RunSettings {
+    long threads; /* 0: every processor */
+    long hash_mb; /* -1: the default for the depth */
+    RunLimits limits;
+} RunSettings;
+
+enum { RUN_OPTION_THREADS, RUN_OPTION_HASH, RUN_OPTION_MAX_TIME, RUN_OPTION_MAX_NODES };
+
+void cli_default_run_settings(RunSettings *settings);
+
+/* Reads the value of one of the RUN_OPTION_ options; prints why and returns false
+ * when it is out of range (threads 1..1024, hash 0..the machine's memory, time > 0). */
+bool cli_parse_run_option(const char *command, int option, const char *value, RunSettings *settings);
+
+/* Resolves the default hash size for `depth` into settings->hash_mb and creates the
+ * driver; prints why and returns false when the memory is refused. */
+bool cli_create_driver(const char *command, RunSettings *settings, int depth, Driver *driver);
+
+/* Installs a Ctrl-C handler that sets the returned flag (a second Ctrl-C kills). */
+const volatile sig_atomic_t *cli_catch_interrupt(void);
 
 /* Seconds on a monotonic clock. */
 double cli_now(void);

@@ -18,6 +18,12 @@ char *count_format(Count n, bool grouped, char out[COUNT_TEXT_SIZE]);
 /* Reads a decimal count of digits only; false on anything else or on overflow. */
 bool count_parse(const char *text, size_t length, Count *out);
 
+/* n in English words, British style, as the CIL Toolkit prints it: "three billion, one
+ * hundred and ninety-five million, nine hundred and one thousand, eight hundred and
+ * sixty". Short scale, up to undecillions. Returns `out` (COUNT_WORDS_SIZE bytes). */
+enum { COUNT_WORDS_SIZE = 1024 };
+char *count_words(Count n, char out[COUNT_WORDS_SIZE]);
+
 /* n as a double, for rates. */
 static inline double count_to_double(Count n) { return (double)n; }
 

@@ -1,29 +1,62 @@
-/* perft.c — the serial recursive count. The last two plies are the hot path and
- * belong to the generator: gen_count_replies() counts them without making a move. */
+/* perft.c — the recursive count. Invariants: a count is stored only when it is
+ * complete (never after the stop flag cut it short), and only when it fits the 64-bit
+ * table entry; the children's buckets are prefetched before the first child is made,
+ * so their cache misses overlap. */
 #include "perft.h"
 
-/* Depth 3 and more: make each move and count below it. */
-static uint64_t count_below(Position *pos, int depth) {
-    MoveList list;
-    Undo undo;
-    uint64_t nodes = 0;
-    gen_legal(pos, &list);
-    for (int i = 0; i < list.count; i++) {
-        pos_make_move(pos, list.moves[i], &undo);
-        nodes += depth == 3 ? gen_count_replies(pos) : count_below(pos, depth - 1);
-        pos_unmake_move(pos, list.moves[i], &undo);
+/* Remaining depth at and above which the stop flag is polled: deep enough that the
+ * poll costs nothing, shallow enough to stop within milliseconds. */
+enum { STOP_POLL_DEPTH = 4 };
+
+static Count search(PerftSearch *s, Position *pos, int depth) {
+    const Table *table = table_for(s->tables, depth);
+    uint64_t stored;
+    if (table) {
+        s->counters[depth].probes++;
+        if (table_probe(table, pos->key, &stored)) {
+            s->counters[depth].hits++;
+            return stored;
+        }
     }
+    Count nodes = 0;
+    if (depth == 2) {
+        nodes = gen_count_replies(pos);
+    } else {
+        if (depth >= STOP_POLL_DEPTH && s->stop && atomic_load_explicit(s->stop, memory_order_relaxed)) {
+            s->stopped = true;
+            return 0;
+        }
+        MoveList list;
+        Undo undo;
+        gen_legal(pos, &list);
+        const Table *below = table_for(s->tables, depth - 1);
+        if (below)
+            for (int i = 0; i < list.count; i++)
+                table_prefetch(below, pos_key_after(pos, list.moves[i]));
+        for (int i = 0; i < list.count && !s->stopped; i++) {
+            pos_make_move(pos, list.moves[i], &undo);
+            nodes += search(s, pos, depth - 1);
+            pos_unmake_move(pos, list.moves[i], &undo);
+        }
+        if (s->stopped)
+            return 0;
+    }
+    if (table && nodes <= UINT64_MAX)
+        table_store(table, pos->key, (uint64_t)nodes, &s->counters[depth]);
     return nodes;
 }
 
-uint64_t perft_count(Position *pos, int depth) {
+Count perft_search(PerftSearch *s, Position *pos, int depth) {
     if (depth <= 0)
         return 1;
     if (depth == 1)
-        return (uint64_t)gen_count_legal(pos);
-    if (depth == 2)
-        return gen_count_replies(pos);
-    return count_below(pos, depth);
+        return (Count)gen_count_legal(pos);
+    return search(s, pos, depth);
+}
+
+Count perft_count(Position *pos, int depth) {
+    PerftSearch s = {NULL, NULL, NULL, false};
+    return perft_search(&s, pos, depth);
 }
 
 int perft_divide(Position *pos, int depth, PerftDivision out[MAX_MOVES]) {

@@ -2,7 +2,10 @@
  * one-line error for every kind of bad input. */
 #include "support.h"
 
+#include <jansson.h>
+#include <signal.h>
 #include <sys/wait.h>
+#include <time.h>
 #include <unistd.h>
 
 typedef struct Run {
@@ -126,4 +129,156 @@ Test(cli, bad_input_gets_one_line_and_exit_status_2) {
     assert_bad_input("suite /nonexistent/file.epd", "cannot read '/nonexistent/file.epd'");
     Run run = run_perft("", true);
     cr_assert_eq(run.status, 2);
+}
+
+Test(cli, hashed_and_threaded_counts_match_the_serial_ones) {
+    static const char *const setups[] = {"-t 1 --hash 0", "-t 2 --hash 0", "-t 1 --hash 16", "-t 2 --hash 64",
+                                         "-t 2 --hash 1"};
+    for (int i = 0; i < 5; i++) {
+        char args[256];
+        snprintf(args, sizeof args, "count -q -d 5 %s --fen 'r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq -'",
+                 setups[i]);
+        Run run = run_perft(args, false);
+        cr_assert_eq(run.status, 0);
+        cr_assert_str_eq(run.out, "193690690\n", "with %s", setups[i]);
+    }
+}
+
+Test(cli, words_spell_the_total) {
+    Run run = run_perft("count -d 3 --words", false);
+    cr_assert(strstr(run.out, "perft(3) = 8902\neight thousand, nine hundred and two\n"), "%s", run.out);
+}
+
+Test(cli, stats_report_each_hashed_ply_with_published_unique_counts) {
+    /* At ply 3 of the start position there are 8,902 nodes but 5,362 distinct positions
+     * (OEIS A083276): one thread probes each node once and stores each position once. */
+    Run run = run_perft("count -d 5 -t 1 --hash 16 --stats", false);
+    cr_assert_eq(run.status, 0);
+    cr_assert(strstr(run.out, "Ply:3  HT:[C:"), "%s", run.out);
+    cr_assert(strstr(run.out, " P:8902 M:3540 R:0.3977 S:5362 U:5362 F:"), "%s", run.out);
+    cr_assert(strstr(run.out, "Ply:1  HT:[C:") && strstr(run.out, "Ply:2  HT:[C:"), "%s", run.out);
+    cr_assert_null(strstr(run.out, "Ply:4"), "ply 4 is one ply above the leaves: never hashed");
+    run = run_perft("count -d 5 --hash 0 --stats", false);
+    cr_assert(strstr(run.out, "hash tables: none"), "%s", run.out);
+}
+
+Test(cli, node_limit_prints_finished_root_moves_and_a_partial_total) {
+    Run run = run_perft("count -d 5 -t 1 --hash 0 --max-nodes 1000000", false);
+    cr_assert_eq(run.status, 3, "%s", run.out);
+    cr_assert(strstr(run.out, "status: resource exhaustion: nodes\n"), "%s", run.out);
+    cr_assert(strstr(run.out, "perft(5) >= "), "%s", run.out);
+    cr_assert(strstr(run.out, "of 20 root moves)"), "%s", run.out);
+    /* Finished root moves carry their exact counts (Stockfish's divide at depth 5). */
+    cr_assert(strstr(run.out, "a2a3: 181046\n") || strstr(run.out, "b1a3: 198572\n"), "%s", run.out);
+    cr_assert_null(strstr(run.out, "e2e4: "), "e2e4 is generated late and cannot be finished: %s", run.out);
+}
+
+Test(cli, time_limit_stops_a_deep_count) {
+    time_t start = time(NULL);
+    Run run = run_perft("count -d 12 --max-time 0.4", false);
+    cr_assert_eq(run.status, 3, "%s", run.out);
+    cr_assert(strstr(run.out, "status: resource exhaustion: time"), "%s", run.out);
+    cr_assert_leq(time(NULL) - start, 5);
+}
+
+Test(cli, ctrl_c_prints_what_was_finished_and_exits_130) {
+    const char *bin = getenv("PERFTKIT_BIN");
+    int out[2];
+    cr_assert_eq(pipe(out), 0);
+    pid_t child = fork();
+    if (child == 0) {
+        dup2(out[1], STDOUT_FILENO);
+        close(out[0]);
+        execl(bin, bin, "count", "-d", "12", "-t", "2", (char *)NULL);
+        _exit(127);
+    }
+    close(out[1]);
+    nanosleep(&(struct timespec){0, 500 * 1000 * 1000}, NULL);
+    kill(child, SIGINT);
+    char text[65536];
+    size_t n = 0;
+    ssize_t got;
+    while ((got = read(out[0], text + n, sizeof text - 1 - n)) > 0)
+        n += (size_t)got;
+    text[n] = '\0';
+    close(out[0]);
+    int status;
+    waitpid(child, &status, 0);
+    cr_assert(WIFEXITED(status) && WEXITSTATUS(status) == 130, "status %d: %s", status, text);
+    cr_assert(strstr(text, "status: interrupted\n"), "%s", text);
+    cr_assert(strstr(text, "perft(12) >= "), "%s", text);
+}
+
+Test(cli, json_is_one_document_with_the_documented_fields) {
+    Run run = run_perft("count -d 5 -t 2 --hash 16 --json", false);
+    cr_assert_eq(run.status, 0);
+    json_error_t error;
+    json_t *doc = json_loads(run.out, 0, &error);
+    cr_assert(doc, "not JSON (%s): %s", error.text, run.out);
+    cr_assert_eq(json_integer_value(json_object_get(doc, "schema")), 1);
+    cr_assert_str_eq(json_string_value(json_object_get(doc, "command")), "count");
+    cr_assert_str_eq(json_string_value(json_object_get(doc, "total")), "4865609");
+    cr_assert_str_eq(json_string_value(json_object_get(doc, "status")), "completed");
+    cr_assert(json_is_true(json_object_get(doc, "complete")));
+    cr_assert_eq(json_integer_value(json_object_get(doc, "depth")), 5);
+    json_t *position = json_object_get(doc, "position");
+    cr_assert_str_eq(json_string_value(json_object_get(position, "fen")), FEN_STARTPOS);
+    json_t *moves = json_object_get(doc, "moves");
+    cr_assert_eq(json_array_size(moves), 20);
+    json_t *first = json_array_get(moves, 0);
+    cr_assert_str_eq(json_string_value(json_object_get(first, "uci")), "a2a3");
+    cr_assert_str_eq(json_string_value(json_object_get(first, "san")), "a3");
+    cr_assert_str_eq(json_string_value(json_object_get(first, "nodes")), "181046");
+    json_t *tables = json_object_get(doc, "tables");
+    cr_assert_eq(json_array_size(tables), 3, "plies 1 to 3 are hashed at depth 5");
+    cr_assert_eq(json_integer_value(json_object_get(json_array_get(tables, 2), "ply")), 3);
+    cr_assert(json_is_number(json_object_get(doc, "seconds")));
+    cr_assert(json_is_number(json_object_get(doc, "leaves_per_second")));
+    cr_assert_eq(json_integer_value(json_object_get(json_object_get(doc, "options"), "threads")), 2);
+    json_decref(doc);
+
+    run = run_perft("divide -d 4 --max-nodes 50000 -t 1 --hash 0 --json", false);
+    cr_assert_eq(run.status, 3);
+    doc = json_loads(run.out, 0, &error);
+    cr_assert(doc, "not JSON (%s): %s", error.text, run.out);
+    cr_assert_str_eq(json_string_value(json_object_get(doc, "status")), "resource exhaustion: nodes");
+    cr_assert(json_is_false(json_object_get(doc, "complete")));
+    json_decref(doc);
+}
+
+Test(cli, trace_prints_iterations_root_moves_and_tables) {
+    Run run = run_perft("count -d 4 --trace it,pz,tt --hash 16", false);
+    cr_assert_eq(run.status, 0);
+    cr_assert(strstr(run.out, "trace it: perft(1) = 20 "), "%s", run.out);
+    cr_assert(strstr(run.out, "trace it: perft(2) = 400 "), "%s", run.out);
+    cr_assert(strstr(run.out, "trace it: perft(3) = 8902 "), "%s", run.out);
+    cr_assert(strstr(run.out, "trace it: perft(4) = 197281 "), "%s", run.out);
+    cr_assert(strstr(run.out, "trace pz: e2e4: 13160 ("), "Stockfish's divide at depth 4: %s", run.out);
+    cr_assert(strstr(run.out, "/20, "), "%s", run.out);
+    cr_assert(strstr(run.out, "trace tt: depth 4\nPly:1  HT:"), "%s", run.out);
+    cr_assert(strstr(run.out, "perft(4) = 197281\n"), "%s", run.out);
+}
+
+Test(cli, progress_appears_on_a_terminal_only) {
+    const char *bin = getenv("PERFTKIT_BIN");
+    char command[1024];
+    snprintf(command, sizeof command, "script -qec \"'%s' count -d 7 -t 1 --hash 0\" /dev/null", bin);
+    FILE *pipe = popen(command, "r");
+    cr_assert(pipe);
+    char text[65536];
+    size_t n = fread(text, 1, sizeof text - 1, pipe);
+    text[n] = '\0';
+    pclose(pipe);
+    cr_assert(strstr(text, "root moves"), "no progress line on a terminal: %s", text);
+    cr_assert(strstr(text, "perft(7) = 3195901860"), "%s", text);
+    Run plain = run_perft("count -d 6 -t 1 --hash 0 2>&1 >/dev/null", false);
+    cr_assert_str_eq(plain.out, "", "nothing on stderr off a terminal");
+}
+
+Test(cli, run_options_are_checked) {
+    assert_bad_input("count --hash 99999999", "--hash 99999999 is out of range");
+    assert_bad_input("count -t 0", "--threads 0 is out of range 1..1024");
+    assert_bad_input("count --max-time -1", "--max-time '-1' is not a number of seconds above 0");
+    assert_bad_input("count --max-nodes lots", "--max-nodes 'lots' is not a whole number");
+    assert_bad_input("count --trace it,xx", "--trace: 'xx' is not it, pz or tt");
 }

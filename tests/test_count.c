@@ -28,3 +28,24 @@ Test(count, parses_what_it_prints_and_refuses_overflow) {
     cr_assert_not(count_parse("", 0, &n));
     cr_assert_not(count_parse("-1", 2, &n));
 }
+
+Test(count, words_read_as_the_cil_toolkit_prints_them) {
+    char words[COUNT_WORDS_SIZE];
+    cr_assert_str_eq(count_words(3195901860u, words),
+                     "three billion, one hundred and ninety-five million, nine hundred and one thousand, "
+                     "eight hundred and sixty");
+    cr_assert_str_eq(count_words(0, words), "zero");
+    cr_assert_str_eq(count_words(20, words), "twenty");
+    cr_assert_str_eq(count_words(8902, words), "eight thousand, nine hundred and two");
+    cr_assert_str_eq(count_words(1005, words), "one thousand and five");
+    cr_assert_str_eq(count_words(119060324, words),
+                     "one hundred and nineteen million, sixty thousand, three hundred and twenty-four");
+    Count perft15;
+    cr_assert(count_parse("2015099950053364471960", 22, &perft15));
+    cr_assert_str_eq(count_words(perft15, words),
+                     "two sextillion, fifteen quintillion, ninety-nine quadrillion, nine hundred and fifty trillion, "
+                     "fifty-three billion, three hundred and sixty-four million, four hundred and seventy-one "
+                     "thousand, nine hundred and sixty");
+    count_words(~(Count)0, words); /* the largest count must fit the buffer */
+    cr_assert(strstr(words, "three hundred and forty undecillion"), "%s", words);
+}

@@ -27,7 +27,9 @@ static void random_playouts(const char *fen, int games, uint64_t seed) {
             Move m = list.moves[next_random(&rng) % (uint64_t)list.count];
             before[ply] = pos;
             played[ply] = m;
+            Key128 predicted = pos_key_after(&pos, m);
             pos_make_move(&pos, m, &undo[ply]);
+            cr_assert(zob_equal(pos.key, predicted), "pos_key_after disagrees with make at move %d", ply);
             Key128 recomputed = pos_compute_key(&pos);
             char fen_now[FEN_BUFFER_SIZE];
             cr_assert(zob_equal(pos.key, recomputed), "key drifted after move %d of game %d from %s: %s", ply, game,

@@ -38,6 +38,10 @@ Test(position, key_depends_on_side_rights_and_capturable_ep_only) {
     Position taker = position_of("4k3/8/8/8/3pP3/8/8/4K3 b - e3 0 1", false);
     Position taker_no_ep = position_of("4k3/8/8/8/3pP3/8/8/4K3 b - - 0 1", false);
     cr_assert(!zob_equal(taker.key, taker_no_ep.key));
+    /* Same placement and rights, another castling rook (g1 rather than h1): another key. */
+    Position outer = position_of("4k3/8/8/8/8/8/8/4K1RR w H - 0 1", false);
+    Position inner = position_of("4k3/8/8/8/8/8/8/4K1RR w G - 0 1", false);
+    cr_assert(!zob_equal(outer.key, inner.key));
     /* The clocks are not part of the key. */
     Position clocks = position_of("4k3/8/8/8/8/8/8/R3K3 w Q - 31 40", false);
     cr_assert(zob_equal(a.key, clocks.key));

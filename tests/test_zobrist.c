@@ -11,12 +11,10 @@ Test(zobrist, piece_square_keys_are_distinct_in_both_halves) {
             }
 }
 
-Test(zobrist, castling_keys_compose_by_xor) {
+Test(zobrist, castling_keys_depend_on_the_right_and_the_rook_square) {
     zob_init(ZOB_DEFAULT_SEED);
-    Key128 k = zob_castling(WHITE_OO);
-    zob_toggle(&k, zob_castling(BLACK_OOO));
-    cr_assert(zob_equal(k, zob_castling(WHITE_OO | BLACK_OOO)));
-    cr_assert(zob_equal(zob_castling(0), (Key128){0, 0}));
+    cr_assert(!zob_equal(zob_castling(0, SQ_H1), zob_castling(1, SQ_H1)));
+    cr_assert(!zob_equal(zob_castling(0, SQ_H1), zob_castling(0, SQ_H1 - 1)));
 }
 
 Test(zobrist, another_seed_gives_other_keys_and_the_same_seed_the_same) {

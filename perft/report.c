@@ -1,0 +1,63 @@
+/* report.c — formatting a run for people and for programs. */
+#include "report.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+int report_ply_stats(const TableSet *tables, const RunReport *run, PlyStats out[PERFT_MAX_DEPTH]) {
+    int n = 0;
+    for (int ply = 1; ply <= run->depth - 2; ply++) {
+        int remaining = run->depth - ply;
+        const Table *t = table_for(tables, remaining);
+        if (!t)
+            continue;
+        const TableCounters *c = &run->counters[remaining];
+        out[n++] = (PlyStats){ply, remaining, table_slots(t), c->probes, c->hits, c->stores, table_used_slots(t),
+                              c->replacements};
+    }
+    return n;
+}
+
+void report_print_ply_stats(FILE *out, const PlyStats *stats, int count) {
+    if (count == 0)
+        fputs("hash tables: none (hashing off, or the depth is below 3)\n", out);
+    for (int i = 0; i < count; i++) {
+        const PlyStats *s = &stats[i];
+        fprintf(out, "Ply:%d  HT:[C:%llu P:%llu M:%llu R:%.4f S:%llu U:%llu F:%.4f X:%llu]\n", s->ply,
+                (unsigned long long)s->slots, (unsigned long long)s->probes, (unsigned long long)s->matches,
+                s->probes ? (double)s->matches / (double)s->probes : 0.0, (unsigned long long)s->stores,
+                (unsigned long long)s->used, s->slots ? (double)s->used / (double)s->slots : 0.0,
+                (unsigned long long)s->replacements);
+    }
+}
+
+static int compare_lines(const void *a, const void *b) {
+    return strcmp(((const MoveLine *)a)->move, ((const MoveLine *)b)->move);
+}
+
+int report_move_lines(const Position *root, const RunReport *run, bool san, MoveLine out[MAX_MOVES]) {
+    for (int i = 0; i < run->root_moves; i++) {
+        move_to_uci(root, run->roots[i].move, out[i].uci);
+        if (san)
+            move_to_san(root, run->roots[i].move, out[i].move);
+        else
+            memcpy(out[i].move, out[i].uci, sizeof out[i].uci);
+        out[i].count = run->roots[i].count;
+        out[i].complete = run->roots[i].complete;
+    }
+    qsort(out, (size_t)run->root_moves, sizeof out[0], compare_lines);
+    return run->root_moves;
+}
+
+void json_string(FILE *out, const char *text) {
+    fputc('"', out);
+    for (const unsigned char *p = (const unsigned char *)text; *p; p++) {
+        if (*p == '"' || *p == '\\')
+            fprintf(out, "\\%c", *p);
+        else if (*p < 0x20)
+            fprintf(out, "\\u%04x", *p);
+        else
+            fputc(*p, out);
+    }
+    fputc('"', out);
+}

@@ -1,0 +1,64 @@
+/* table.c — laying out, allocating and scanning the tables. The memory comes from
+ * mmap, so it starts zeroed (every entry empty) and costs nothing until touched; huge
+ * pages cut the TLB misses of random probes. */
+#include "table.h"
+
+#include <errno.h>
+#include <stdio.h>
+#include <string.h>
+#include <sys/mman.h>
+
+static uint64_t floor_power_of_two(uint64_t n) { return n ? 1ULL << (63 - __builtin_clzll(n)) : 0; }
+
+bool table_set_create(TableSet *set, size_t bytes, char *error, size_t error_size) {
+    memset(set, 0, sizeof *set);
+    uint64_t budget = bytes / sizeof(TableBucket), total = 0;
+    uint64_t buckets[TABLE_MAX_DEPTH + 1] = {0};
+    for (int depth = 2; depth <= TABLE_MAX_DEPTH; depth++) {
+        uint64_t n = floor_power_of_two((budget - total) * 2 / 3);
+        if (n < TABLE_MIN_BUCKETS)
+            break;
+        buckets[depth] = n;
+        total += n;
+    }
+    if (total == 0)
+        return true; /* too little memory for any table: counting runs unhashed */
+    size_t length = (size_t)total * sizeof(TableBucket);
+    void *memory = mmap(NULL, length, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
+    if (memory == MAP_FAILED) {
+        snprintf(error, error_size, "cannot allocate %zu MB of hash tables: %s", length >> 20, strerror(errno));
+        return false;
+    }
+#ifdef MADV_HUGEPAGE
+    madvise(memory, length, MADV_HUGEPAGE);
+#endif
+    /* Largest first: every table then starts at a multiple of its own size. */
+    TableBucket *next = memory;
+    for (int depth = 2; depth <= TABLE_MAX_DEPTH && buckets[depth]; depth++) {
+        set->by_depth[depth].buckets = next;
+        set->by_depth[depth].bucket_mask = buckets[depth] - 1;
+        next += buckets[depth];
+    }
+    set->memory = memory;
+    set->bytes = length;
+    return true;
+}
+
+void table_set_destroy(TableSet *set) {
+    if (set->memory)
+        munmap(set->memory, set->bytes);
+    memset(set, 0, sizeof *set);
+}
+
+uint64_t table_slots(const Table *t) { return t->buckets ? (t->bucket_mask + 1) * TABLE_BUCKET_ENTRIES : 0; }
+
+uint64_t table_used_slots(const Table *t) {
+    uint64_t used = 0;
+    for (uint64_t b = 0; t->buckets && b <= t->bucket_mask; b++)
+        for (int i = 0; i < TABLE_BUCKET_ENTRIES; i++) {
+            const TableEntry *e = &t->buckets[b].entry[i];
+            used += (atomic_load_explicit(&e->check, memory_order_relaxed)
+                     | atomic_load_explicit(&e->count, memory_order_relaxed)) != 0;
+        }
+    return used;
+}
