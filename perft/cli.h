@@ -65,14 +65,14 @@ double cli_now(void);
 /* Prints "time T s   rate R Mleaves/s   period P ns/leaf" for `leaves` in `seconds`. */
 void cli_print_rate(FILE *out, Count leaves, double seconds);
 
-/* Help text shared by the subcommands that take a position. */
-#define CLI_POSITION_HELP                                                                          \
-    "      --fen FEN        the position: a FEN of 6 fields, or 4 without the clocks\n"            \
-    "      --startpos       the standard start position (the default)\n"                           \
-    "      --chess960       Chess960 castling rules and notation (implied by Shredder-FEN\n"       \
-    "                       castling letters, or by KQkq naming a king or rook off its\n"          \
-    "                       standard square)\n"                                                    \
-    "      --moves LIST     play these moves first (UCI or SAN, separated by blanks or\n"          \
-    "                       commas), e.g. --moves \"e2e4 e7e5\" to drill down a divide\n"
+/* Help text shared by the subcommands that take a position (descriptions at column 25). */
+#define CLI_POSITION_HELP                                                                            \
+    "      --fen FEN          the position: a FEN of 6 fields, or 4 without the clocks\n"            \
+    "      --startpos         the standard start position (the default)\n"                           \
+    "      --chess960         Chess960 castling rules and notation (implied by Shredder-FEN\n"       \
+    "                         castling letters, or by KQkq naming a king or rook off its\n"          \
+    "                         standard square)\n"                                                    \
+    "      --moves LIST       play these moves first (UCI or SAN, separated by blanks or\n"          \
+    "                         commas), e.g. --moves \"e2e4 e7e5\" to drill down a divide\n"
 
 #endif

@@ -22,23 +22,26 @@ typedef struct CountOptions {
 enum { OPT_FEN = 256, OPT_STARTPOS, OPT_CHESS960, OPT_MOVES, OPT_SAN, OPT_HASH, OPT_MAX_TIME, OPT_MAX_NODES,
        OPT_STATS, OPT_JSON, OPT_WORDS, OPT_TRACE };
 
-#define RUN_OPTIONS_HELP                                                                                       \
-    "  -t, --threads N        threads (default: every processor, here %d)\n"                                  \
-    "      --hash MB          memory for the hash tables, 0 to turn hashing off (default: a quarter of\n"     \
-    "                         the free memory, at most 1024, less for shallow depths: 16 MB at depth 4,\n"   \
-    "                         64 at 5, 256 at 6). One table per ply: the deepest hashed ply (two plies\n"    \
-    "                         above the leaves) takes the largest power of two within two thirds of the\n"   \
-    "                         memory, the ply above it the same of what is left, and so on. The last two\n"  \
-    "                         plies are never looked up: counting them is cheaper than a cache miss.\n"     \
-    "      --max-time S       stop after S seconds\n"                                                         \
-    "      --max-nodes N      stop once N leaves are counted\n"                                               \
-    "                         A stopped run prints the root moves it finished, with exact counts, and\n"     \
-    "                         marks the total partial.\n"                                                      \
-    "      --stats            per-ply table statistics after the run: C slots, P probes, M matches,\n"       \
-    "                         R match rate, S stores, U used slots, F fill, X replacements\n"               \
-    "      --json             one JSON document on stdout instead of text (schema: README)\n"                \
-    "      --trace LIST       it: count depths 1..N and print each total; pz: print each root move\n"       \
-    "                         as it completes; tt: table statistics after each depth (comma-separated)\n"
+#define RUN_OPTIONS_HELP                                                                     \
+    "  -t, --threads N        threads (default: every processor, here %d)\n"                   \
+    "      --hash MB          memory for the hash tables; 0 turns hashing off. Default: a\n"   \
+    "                         quarter of the free memory, at most 4 MB at depth 4, 16 at 5,\n" \
+    "                         64 at 6, 256 at 7 and 1024 from 8; none below 4. One table per\n" \
+    "                         ply: the deepest hashed ply (two plies above the leaves, where\n" \
+    "                         most distinct positions are) takes the largest power of two\n"   \
+    "                         within two thirds of the memory, the ply above it the same of\n"  \
+    "                         what is left, and so on. The last two plies are never looked\n"   \
+    "                         up: counting them is cheaper than a cache miss.\n"               \
+    "      --max-time S       stop after S seconds\n"                                          \
+    "      --max-nodes N      stop once N leaves are counted. A stopped run prints the root\n"  \
+    "                         moves it finished, with exact counts, and a partial total.\n"     \
+    "      --stats            per-ply table statistics after the run: C slots, P probes,\n"    \
+    "                         M matches, R match rate, S stores, U used slots, F fill,\n"       \
+    "                         X replacements\n"                                                 \
+    "      --json             one JSON document on stdout instead of text (schema: README)\n"  \
+    "      --trace LIST       comma-separated: it counts depths 1..N and prints each total;\n"  \
+    "                         pz prints each root move as it completes; tt prints the table\n"  \
+    "                         statistics after each depth\n"
 
 static const char count_help[] =
     "usage: perft count [-d N] [--fen FEN | --startpos] [--chess960] [--moves LIST] [-t N] [--hash MB]\n"

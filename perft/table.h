@@ -21,7 +21,12 @@
 
 #include "../core/core.h"
 
-enum { TABLE_MAX_DEPTH = 32, TABLE_BUCKET_ENTRIES = 4, TABLE_MIN_BUCKETS = 64 };
+/* Entries per bucket; override with -DPERFTKIT_BUCKET_ENTRIES=1 (or 2) to measure
+ * what the buckets buy (bench/README.md). */
+#ifndef PERFTKIT_BUCKET_ENTRIES
+#define PERFTKIT_BUCKET_ENTRIES 4
+#endif
+enum { TABLE_MAX_DEPTH = 32, TABLE_BUCKET_ENTRIES = PERFTKIT_BUCKET_ENTRIES, TABLE_MIN_BUCKETS = 64 };
 
 typedef struct TableEntry {
     _Atomic uint64_t check; /* key.lo ^ count; 0 together with count 0 means empty */
@@ -29,7 +34,7 @@ typedef struct TableEntry {
 } TableEntry;
 
 typedef struct TableBucket {
-    _Alignas(64) TableEntry entry[TABLE_BUCKET_ENTRIES];
+    _Alignas(16 * TABLE_BUCKET_ENTRIES) TableEntry entry[TABLE_BUCKET_ENTRIES];
 } TableBucket;
 
 /* The table of one remaining depth; buckets == NULL when that depth is not hashed. */

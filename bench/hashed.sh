@@ -1,0 +1,70 @@
+#!/usr/bin/env bash
+# Hashed and parallel perft benchmark, whole-process wall time of `perft count`, median
+# of interleaved runs, counts checked:
+#   start position perft 7 (3,195,901,860), 1 GiB of tables, on 1 and 2 threads;
+#   Kiwipete perft 6 (8,031,647,685) with 1 GiB of tables and without, on 1 and 2 threads.
+# Prints the scaling of 2 threads over 1 and the gain of hashing, each as the median of
+# the ratios of runs made back to back (this machine's speed drifts over minutes), after
+# one warm-up round (a fresh VM pays for the first touch of memory). With --compare BIN,
+# also times a second perft binary on the hashed one-thread cases.
+#
+# usage: bench/hashed.sh [--runs N] [--compare OTHER_PERFT] [PERFT_BINARY]
+set -euo pipefail
+cd "$(dirname "$0")/.."
+runs=5 perft=build/perft/perft other=
+while (($#)); do
+    case $1 in
+        --runs) runs=$2; shift 2 ;;
+        --compare) other=$2; shift 2 ;;
+        -h|--help) sed -n '2,9p' "$0" | cut -c3-; exit 0 ;;
+        *) perft=$1; shift ;;
+    esac
+done
+[ -x "$perft" ] || { echo "hashed.sh: no perft binary at $perft (build first)" >&2; exit 2; }
+source bench/lib.sh
+
+# name | binary | arguments | expected count
+cases=("start7-hash-t1|$perft|-d 7 -t 1 --hash 1024|3195901860"
+       "start7-hash-t2|$perft|-d 7 -t 2 --hash 1024|3195901860"
+       "kiwi6-hash-t1|$perft|-d 6 -t 1 --hash 1024 --fen|8031647685"
+       "kiwi6-hash-t2|$perft|-d 6 -t 2 --hash 1024 --fen|8031647685"
+       "kiwi6-nohash-t1|$perft|-d 6 -t 1 --hash 0 --fen|8031647685"
+       "kiwi6-nohash-t2|$perft|-d 6 -t 2 --hash 0 --fen|8031647685")
+if [ -n "$other" ]; then
+    cases+=("other-start7-hash-t1|$other|-d 7 -t 1 --hash 1024|3195901860"
+            "other-kiwi6-hash-t1|$other|-d 6 -t 1 --hash 1024 --fen|8031647685")
+fi
+
+banner "perftkit hashed/parallel benchmark"
+declare -A seconds
+for ((i = 0; i <= runs; i++)); do  # round 0 warms up; then every case once a round
+    for c in "${cases[@]}"; do
+        IFS='|' read -r name binary args expected <<<"$c"
+        read -ra argv <<<"$args"
+        [[ $args == *--fen ]] && argv+=("$KIWIPETE")
+        t=$(timed "$expected" "$binary" count -q "${argv[@]}")
+        ((i > 0)) && seconds[$name]+="$t "
+    done
+done
+
+# Median over the rounds of a/b, where a and b ran back to back in each round.
+paired() {
+    local -a a b
+    read -ra a <<<"${seconds[$1]}"
+    read -ra b <<<"${seconds[$2]}"
+    for ((k = 0; k < ${#a[@]}; k++)); do ratio "${a[k]}" "${b[k]}" 4; echo; done | median | xargs printf '%.2f'
+}
+declare -A med
+for c in "${cases[@]}"; do
+    IFS='|' read -r name binary args expected <<<"$c"
+    read -ra values <<<"${seconds[$name]}"
+    med[$name]=$(printf '%s\n' "${values[@]}" | median)
+    printf '%-22s %s  %6s Mleaves/s\n' "$name" "$(summary values)" "$(rate "$expected" "${med[$name]}")"
+done
+echo "scaling, 2 threads over 1: start7 hashed $(paired start7-hash-t1 start7-hash-t2)x," \
+     "kiwi6 unhashed $(paired kiwi6-nohash-t1 kiwi6-nohash-t2)x, kiwi6 hashed $(paired kiwi6-hash-t1 kiwi6-hash-t2)x"
+echo "hashing gain on kiwi6, 1 thread: $(paired kiwi6-nohash-t1 kiwi6-hash-t1)x"
+if [ -n "$other" ]; then
+    echo "this binary over $other, 1 thread hashed: start7 $(paired other-start7-hash-t1 start7-hash-t1)x," \
+         "kiwi6 $(paired other-kiwi6-hash-t1 kiwi6-hash-t1)x"
+fi
