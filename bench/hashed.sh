@@ -4,9 +4,11 @@
 #   start position perft 7 (3,195,901,860), 1 GiB of tables, on 1 and 2 threads;
 #   Kiwipete perft 6 (8,031,647,685) with 1 GiB of tables and without, on 1 and 2 threads.
 # Prints the scaling of 2 threads over 1 and the gain of hashing, each as the median of
-# the ratios of runs made back to back (this machine's speed drifts over minutes), after
-# one warm-up round (a fresh VM pays for the first touch of memory). With --compare BIN,
-# also times a second perft binary on the hashed one-thread cases.
+# the ratios of runs made back to back (this machine's speed drifts over minutes). Every
+# timed run follows an untimed run of the same command: this VM hands freed memory back
+# to its host, and a process that touches 1 GiB just after another freed it pays ~1.5 s
+# of host page faults that bare metal does not. With --compare BIN, also times a second
+# perft binary on the hashed one-thread cases.
 #
 # usage: bench/hashed.sh [--runs N] [--compare OTHER_PERFT] [PERFT_BINARY]
 set -euo pipefail
@@ -37,13 +39,13 @@ fi
 
 banner "perftkit hashed/parallel benchmark"
 declare -A seconds
-for ((i = 0; i <= runs; i++)); do  # round 0 warms up; then every case once a round
+for ((i = 0; i < runs; i++)); do
     for c in "${cases[@]}"; do
         IFS='|' read -r name binary args expected <<<"$c"
         read -ra argv <<<"$args"
         [[ $args == *--fen ]] && argv+=("$KIWIPETE")
-        t=$(timed "$expected" "$binary" count -q "${argv[@]}")
-        ((i > 0)) && seconds[$name]+="$t "
+        timed "$expected" "$binary" count -q "${argv[@]}" >/dev/null  # warm-up
+        seconds[$name]+="$(timed "$expected" "$binary" count -q "${argv[@]}") "
     done
 done
 
