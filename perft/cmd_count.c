@@ -138,21 +138,15 @@ static int parse_options(int argc, char **argv, bool divide, CountOptions *o) {
             o->san = true;
             break;
         case 't':
-            if (!cli_parse_run_option(command, RUN_OPTION_THREADS, optarg, &o->run))
-                return EXIT_BAD_INPUT;
-            break;
         case OPT_HASH:
-            if (!cli_parse_run_option(command, RUN_OPTION_HASH, optarg, &o->run))
-                return EXIT_BAD_INPUT;
-            break;
         case OPT_MAX_TIME:
-            if (!cli_parse_run_option(command, RUN_OPTION_MAX_TIME, optarg, &o->run))
+        case OPT_MAX_NODES: {
+            int option = c == 't' ? RUN_OPTION_THREADS : c == OPT_HASH ? RUN_OPTION_HASH
+                       : c == OPT_MAX_TIME ? RUN_OPTION_MAX_TIME : RUN_OPTION_MAX_NODES;
+            if (!cli_parse_run_option(command, option, optarg, &o->run))
                 return EXIT_BAD_INPUT;
             break;
-        case OPT_MAX_NODES:
-            if (!cli_parse_run_option(command, RUN_OPTION_MAX_NODES, optarg, &o->run))
-                return EXIT_BAD_INPUT;
-            break;
+        }
         case 'h': printf(divide ? divide_help : count_help, driver_available_threads()); return EXIT_OK;
         case ':': return cli_fail(command, "option '%s' needs a value", argv[optind - 1]);
         default: return cli_fail(command, "unknown option '%s' (try perft %s --help)", argv[optind - 1], command);
