@@ -8,6 +8,7 @@
 #include "movegen.h"
 
 #include <stddef.h>
+#include <string.h>
 
 #define ALWAYS_INLINE inline __attribute__((always_inline))
 
@@ -80,21 +81,26 @@ static ALWAYS_INLINE bool attacked_by(const Node *pos, Color them, Square s, Bit
  * (perft 2 in one pass: no list, and the moving piece's type is known statically). */
 typedef enum { GEN_COUNT, GEN_LIST, GEN_REPLIES } GenMode;
 
+/* Classes of moves, disjoint: captures (promotions excepted, e.p. included), promotions
+ * (capturing or not), quiet moves (everything else, castling included). */
+enum { GEN_CAPTURES = 1, GEN_PROMOTIONS = 2, GEN_QUIETS = 4, GEN_ALL = 7 };
+
 typedef struct Sink {
     Move *out;              /* GEN_LIST */
     const Position *parent; /* GEN_REPLIES */
     uint64_t replies;       /* GEN_REPLIES */
 } Sink;
 
-static ALWAYS_INLINE int generate(const Node *pos, const Position *geometry, Color us, GenMode mode, Sink *sink);
+static ALWAYS_INLINE int generate(const Node *pos, const Position *geometry, Color us, GenMode mode, int classes,
+                                  Sink *sink);
 
 /* Counting a node, compiled once per colour. Kept out of line: it is what a REPLIES
  * generation calls for every move, and inlining it there would be recursive. */
 static __attribute__((noinline)) int count_white(const Node *pos, const Position *geometry) {
-    return generate(pos, geometry, WHITE, GEN_COUNT, NULL);
+    return generate(pos, geometry, WHITE, GEN_COUNT, GEN_ALL, NULL);
 }
 static __attribute__((noinline)) int count_black(const Node *pos, const Position *geometry) {
-    return generate(pos, geometry, BLACK, GEN_COUNT, NULL);
+    return generate(pos, geometry, BLACK, GEN_COUNT, GEN_ALL, NULL);
 }
 
 /* The legal replies to a move of a `moved` from `from` to `to`, counted on the child's
@@ -181,15 +187,19 @@ static ALWAYS_INLINE int emit_pawns(GenMode mode, Sink *sink, Color us, Bitboard
     return 0;
 }
 
-static ALWAYS_INLINE int generate(const Node *pos, const Position *geometry, Color us, GenMode mode, Sink *sink) {
+static ALWAYS_INLINE int generate(const Node *pos, const Position *geometry, Color us, GenMode mode, int classes,
+                                  Sink *sink) {
     Color them = !us;
     int count = 0;
     Bitboard occupied = pos->by_type[0], ours = pos->by_color[us], theirs = pos->by_color[them];
     Square king = bb_first(pos->by_type[KING] & ours);
     Threats t = find_threats(pos, us, king);
+    /* Squares pieces may move to for the classes asked; pawns are filtered below. */
+    Bitboard class_targets = classes == GEN_ALL ? ~ours
+                           : (classes & GEN_CAPTURES ? theirs : 0) | (classes & GEN_QUIETS ? ~occupied : 0);
 
     /* King: each destination checked with the king lifted, so it cannot hide behind itself. */
-    Bitboard king_targets = atk_king(king) & ~ours;
+    Bitboard king_targets = atk_king(king) & class_targets;
     Bitboard without_king = occupied ^ bb_square(king);
     while (king_targets) {
         Square to = bb_pop(&king_targets);
@@ -203,7 +213,7 @@ static ALWAYS_INLINE int generate(const Node *pos, const Position *geometry, Col
     if (bb_several(t.checkers))
         return count;
 
-    Bitboard targets = ~ours & t.check_mask;
+    Bitboard targets = class_targets & t.check_mask;
     Bitboard pinned = t.pin_hv | t.pin_diag;
 
     Bitboard movers = pos->by_type[KNIGHT] & ours & ~pinned;
@@ -255,13 +265,21 @@ static ALWAYS_INLINE int generate(const Node *pos, const Position *geometry, Col
                   & theirs & t.check_mask;
     Bitboard east = (bb_forward_east(us, free_pawns) | (bb_forward_east(us, diag_pawns) & t.pin_diag))
                   & theirs & t.check_mask;
+    if (classes != GEN_ALL) {
+        Bitboard pushes = (classes & GEN_QUIETS ? ~last_rank : 0) | (classes & GEN_PROMOTIONS ? last_rank : 0);
+        Bitboard takes = (classes & GEN_CAPTURES ? ~last_rank : 0) | (classes & GEN_PROMOTIONS ? last_rank : 0);
+        single &= pushes;
+        twice &= classes & GEN_QUIETS ? BB_ALL : 0;
+        west &= takes;
+        east &= takes;
+    }
     count += emit_pawns(mode, sink, us, single, forward_step(us), last_rank);
     count += emit_pawns(mode, sink, us, twice, 2 * forward_step(us), 0);
     count += emit_pawns(mode, sink, us, west, forward_west_step(us), last_rank);
     count += emit_pawns(mode, sink, us, east, forward_east_step(us), last_rank);
 
     /* En passant removes two men from one line at once: test it on the board after. */
-    if (pos->ep_square != SQ_NONE) {
+    if ((classes & GEN_CAPTURES) && pos->ep_square != SQ_NONE) {
         Square ep = pos->ep_square, victim = ep - forward_step(us);
         Bitboard takers = atk_pawn(them, ep) & pawns;
         Bitboard their_hv = (pos->by_type[ROOK] | pos->by_type[QUEEN]) & theirs;
@@ -279,7 +297,7 @@ static ALWAYS_INLINE int generate(const Node *pos, const Position *geometry, Col
         }
     }
 
-    if (!t.checkers) {
+    if ((classes & GEN_QUIETS) && !t.checkers) {
         int rights = pos->castling & castling_of(us);
         while (rights) {
             int index = __builtin_ctz((unsigned)rights);
@@ -310,15 +328,20 @@ static ALWAYS_INLINE Node node_of(const Position *pos) {
     return node;
 }
 
-int gen_legal(const Position *pos, MoveList *list) {
+static ALWAYS_INLINE int list_moves(const Position *pos, MoveList *list, int classes) {
     Node node = node_of(pos);
     Sink sink = {list->moves, NULL, 0};
     if (pos->side == WHITE)
-        generate(&node, pos, WHITE, GEN_LIST, &sink);
+        generate(&node, pos, WHITE, GEN_LIST, classes, &sink);
     else
-        generate(&node, pos, BLACK, GEN_LIST, &sink);
+        generate(&node, pos, BLACK, GEN_LIST, classes, &sink);
     return list->count = (int)(sink.out - list->moves);
 }
+
+int gen_legal(const Position *pos, MoveList *list) { return list_moves(pos, list, GEN_ALL); }
+int gen_captures(const Position *pos, MoveList *list) { return list_moves(pos, list, GEN_CAPTURES); }
+int gen_promotions(const Position *pos, MoveList *list) { return list_moves(pos, list, GEN_PROMOTIONS); }
+int gen_quiets(const Position *pos, MoveList *list) { return list_moves(pos, list, GEN_QUIETS); }
 
 int gen_count_legal(const Position *pos) {
     Node node = node_of(pos);
@@ -337,10 +360,82 @@ uint64_t gen_count_replies(const Position *pos) {
     Node node = node_of(pos);
     Sink sink = {NULL, pos, 0};
     if (pos->side == WHITE)
-        generate(&node, pos, WHITE, GEN_REPLIES, &sink);
+        generate(&node, pos, WHITE, GEN_REPLIES, GEN_ALL, &sink);
     else
-        generate(&node, pos, BLACK, GEN_REPLIES, &sink);
+        generate(&node, pos, BLACK, GEN_REPLIES, GEN_ALL, &sink);
     return sink.replies;
+}
+
+/* What the side to move needs to tell quickly whether a move gives check. */
+typedef struct CheckInfo {
+    Square king;                       /* the enemy king */
+    Bitboard squares[PIECE_TYPE_NB];   /* where a piece of each type would attack it now */
+    Bitboard blockers;                 /* our men whose leaving a line uncovers one of our sliders */
+    Bitboard occupied, straight, diagonal; /* our rook/queen and bishop/queen sets */
+} CheckInfo;
+
+static CheckInfo check_info(const Position *pos) {
+    Color us = pos->side, them = !us;
+    CheckInfo ci;
+    memset(&ci, 0, sizeof ci);
+    ci.king = pos_king(pos, them);
+    ci.occupied = pos_occupied(pos);
+    ci.straight = (pos->by_type[ROOK] | pos->by_type[QUEEN]) & pos->by_color[us];
+    ci.diagonal = (pos->by_type[BISHOP] | pos->by_type[QUEEN]) & pos->by_color[us];
+    ci.squares[PAWN] = atk_pawn(them, ci.king);
+    ci.squares[KNIGHT] = atk_knight(ci.king);
+    ci.squares[BISHOP] = atk_bishop(ci.king, ci.occupied);
+    ci.squares[ROOK] = atk_rook(ci.king, ci.occupied);
+    ci.squares[QUEEN] = ci.squares[BISHOP] | ci.squares[ROOK];
+    Bitboard snipers = (atk_rook(ci.king, 0) & ci.straight) | (atk_bishop(ci.king, 0) & ci.diagonal);
+    while (snipers) {
+        Bitboard between = atk_between(ci.king, bb_pop(&snipers)) & ci.occupied;
+        if (between && !bb_several(between) && (between & pos->by_color[us]))
+            ci.blockers |= between;
+    }
+    return ci;
+}
+
+/* Whether our sliders attack the king once the occupancy is `occupied`. */
+static bool sliders_check(const CheckInfo *ci, Bitboard occupied, Bitboard straight, Bitboard diagonal) {
+    return (atk_rook(ci->king, occupied) & straight) || (atk_bishop(ci->king, occupied) & diagonal);
+}
+
+static bool gives_check(const Position *pos, const CheckInfo *ci, Move m) {
+    Square from = move_from(m), to = move_to(m);
+    bool discovered = bb_has(ci->blockers, from) && !bb_has(atk_line(from, ci->king), to);
+    switch (move_kind(m)) {
+    case MOVE_NORMAL: return discovered || bb_has(ci->squares[piece_type(pos->board[from])], to);
+    case MOVE_PROMOTION:
+        /* The new piece sees through the square its pawn just left. */
+        return discovered || bb_has(atk_piece(move_promotion(m), to, ci->occupied ^ bb_square(from)), ci->king);
+    case MOVE_EN_PASSANT: {
+        Square victim = to - forward_step(pos->side);
+        Bitboard after = ci->occupied ^ bb_square(from) ^ bb_square(to) ^ bb_square(victim);
+        return bb_has(ci->squares[PAWN], to) || sliders_check(ci, after, ci->straight, ci->diagonal);
+    }
+    default: { /* castling: the rook checks, or the king and rook uncover a slider */
+        int index = 2 * pos->side + (to < from);
+        Square king_to = castle_king_to(index), rook_to = castle_rook_to(index);
+        Bitboard after = (ci->occupied ^ bb_square(from) ^ bb_square(to)) | bb_square(king_to) | bb_square(rook_to);
+        return sliders_check(ci, after, (ci->straight ^ bb_square(to)) | bb_square(rook_to), ci->diagonal);
+    }
+    }
+}
+
+bool gen_gives_check(const Position *pos, Move m) {
+    CheckInfo ci = check_info(pos);
+    return gives_check(pos, &ci, m);
+}
+
+int gen_checks(const Position *pos, MoveList *list) {
+    CheckInfo ci = check_info(pos);
+    gen_legal(pos, list);
+    int kept = 0;
+    for (int i = 0; i < list->count; i++)
+        if (gives_check(pos, &ci, list->moves[i]))
+            list->moves[kept++] = list->moves[i];
+    return list->count = kept;
 }
 
 bool gen_is_legal(const Position *pos, Move m) {

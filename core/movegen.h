@@ -15,6 +15,22 @@ struct MoveList {
 /* Fills `list` with every legal move; returns their number. */
 int gen_legal(const Position *pos, MoveList *list);
 
+/* The legal moves of one class, which together make up gen_legal() without overlap:
+ * captures (e.p. included, promotions excepted), promotions (capturing or not, four
+ * pieces each), and quiet moves (the rest, castling included). */
+int gen_captures(const Position *pos, MoveList *list);
+int gen_promotions(const Position *pos, MoveList *list);
+int gen_quiets(const Position *pos, MoveList *list);
+
+/* The legal moves that give check: direct checks (check squares of each piece type,
+ * promotions seeing through the square their pawn left), discovered checks (a man
+ * leaving the line between one of our sliders and the enemy king), and e.p. and
+ * castling tested on the board after the move. */
+int gen_checks(const Position *pos, MoveList *list);
+
+/* True when legal move `m` gives check, by the same rules as gen_checks(). */
+bool gen_gives_check(const Position *pos, Move m);
+
 /* The number of legal moves, found without listing them (perft's bulk count). */
 int gen_count_legal(const Position *pos);
 

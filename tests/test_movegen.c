@@ -193,3 +193,83 @@ Test(movegen, is_legal_accepts_only_generated_moves) {
     cr_assert_not(gen_is_legal(&pos, move_make(sq_make(FILE_E, RANK_2), sq_make(FILE_E, RANK_5))));
     cr_assert_not(gen_is_legal(&pos, MOVE_NONE));
 }
+
+static bool in_list(const MoveList *list, Move m) {
+    for (int i = 0; i < list->count; i++)
+        if (list->moves[i] == m)
+            return true;
+    return false;
+}
+
+static uint64_t next_random(uint64_t *state) {
+    *state ^= *state << 13;
+    *state ^= *state >> 7;
+    *state ^= *state << 17;
+    return *state;
+}
+
+static const char *const class_fens[] = {
+    "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1",
+    "r3k2r/Pppp1ppp/1b3nbN/nP6/BBP1P3/q4N2/Pp1P2PP/R2Q1RK1 w kq - 0 1",
+    "rnbqkbnr/pp1ppppp/8/2pP4/8/8/PPP1PPPP/RNBQKBNR w KQkq c6 0 2",
+    "1rkr3b/1ppn3p/3pB1n1/6q1/R2P4/4N1P1/1P5P/2KRQ1B1 b Dbd - 0 14",
+    "n1n5/PPPk4/8/8/8/8/4Kppp/5N1N b - - 0 1",
+};
+
+/* Along random playouts: captures, promotions and quiets split the legal moves exactly,
+ * and the checking moves are exactly those after which the other side is in check. */
+Test(movegen, move_classes_partition_the_legal_moves_and_checks_are_exact) {
+    uint64_t rng = 7;
+    int checks_seen = 0;
+    for (size_t f = 0; f < sizeof class_fens / sizeof class_fens[0]; f++) {
+        for (int game = 0; game < 40; game++) {
+            Position pos = position_of(class_fens[f], false);
+            for (int ply = 0; ply < 80; ply++) {
+                MoveList all, captures, promotions, quiets, checks;
+                if (!gen_legal(&pos, &all))
+                    break;
+                gen_captures(&pos, &captures);
+                gen_promotions(&pos, &promotions);
+                gen_quiets(&pos, &quiets);
+                gen_checks(&pos, &checks);
+                cr_assert_eq(captures.count + promotions.count + quiets.count, all.count);
+                for (int i = 0; i < all.count; i++) {
+                    Move m = all.moves[i];
+                    bool capture = move_kind(m) == MOVE_EN_PASSANT
+                                || (move_kind(m) != MOVE_CASTLING && pos.board[move_to(m)] != NO_PIECE);
+                    bool promotion = move_kind(m) == MOVE_PROMOTION;
+                    cr_assert_eq(in_list(&promotions, m), promotion);
+                    cr_assert_eq(in_list(&captures, m), capture && !promotion);
+                    cr_assert_eq(in_list(&quiets, m), !capture && !promotion);
+                    Position after = pos;
+                    Undo undo;
+                    pos_make_move(&after, m, &undo);
+                    char fen[FEN_BUFFER_SIZE], uci[UCI_MOVE_SIZE];
+                    cr_assert_eq(in_list(&checks, m), pos_in_check(&after), "%s in %s", move_to_uci(&pos, m, uci),
+                                 fen_write(&pos, fen));
+                    checks_seen += pos_in_check(&after);
+                }
+                Undo undo;
+                pos_make_move(&pos, all.moves[next_random(&rng) % (uint64_t)all.count], &undo);
+            }
+        }
+    }
+    cr_assert_gt(checks_seen, 1000);
+}
+
+Test(movegen, checks_include_discoveries_promotions_en_passant_and_castling) {
+    /* Discovered: the d4 knight leaves the a1-h8 diagonal of the a1 bishop. */
+    Position pos = position_of("7k/8/8/8/3N4/8/8/B3K3 w - - 0 1", false);
+    cr_assert(gen_gives_check(&pos, move_parse_uci(&pos, "d4b5")));
+    /* Promotion seeing through the square its pawn left: b8=Q checks the b1 king. */
+    pos = position_of("8/1P6/8/8/8/8/8/1k5K w - - 0 1", false);
+    cr_assert(gen_gives_check(&pos, move_parse_uci(&pos, "b7b8q")));
+    cr_assert(gen_gives_check(&pos, move_parse_uci(&pos, "b7b8r")));
+    cr_assert_not(gen_gives_check(&pos, move_parse_uci(&pos, "b7b8b")));
+    /* En passant opening the rank: exf6 removes e5 and f5 from the a5 rook's way to h5. */
+    pos = position_of("8/8/8/R3Pp1k/8/8/8/4K3 w - f6 0 1", false);
+    cr_assert(gen_gives_check(&pos, move_parse_uci(&pos, "e5f6")));
+    /* Castling with the rook giving check. */
+    pos = position_of("5k2/8/8/8/8/8/8/4K2R w K - 0 1", false);
+    cr_assert(gen_gives_check(&pos, move_parse_uci(&pos, "e1g1")));
+}
