@@ -10,6 +10,8 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "stats.h"
+
 int cli_fail(const char *command, const char *format, ...) {
     va_list args;
     va_start(args, format);
@@ -138,14 +140,30 @@ bool cli_parse_run_option(const char *command, int option, const char *value, Ru
     }
 }
 
+/* The default hash size for a depth, into settings->hash_mb unless one was given. */
+static void resolve_hash(RunSettings *settings, int depth) {
+    if (settings->hash_mb >= 0)
+        return;
+    /* Tables pay off from depth 4; beyond what a depth can fill, memory only costs page
+     * faults (perft 7 runs faster with 64 MB than with 1 GiB). */
+    long by_depth = depth < 4 ? 0 : depth >= 8 ? 1024 : 1L << (2 * depth - 6);
+    long free_quarter = memory_mb(true) / 4;
+    settings->hash_mb = by_depth < free_quarter ? by_depth : free_quarter;
+}
+
+bool cli_create_stats_tables(const char *command, RunSettings *settings, int depth, StatsTables **tables,
+                             int *threads) {
+    resolve_hash(settings, depth);
+    *threads = settings->threads > 0 ? (int)settings->threads : driver_available_threads();
+    char error[160];
+    *tables = stats_tables_create((size_t)settings->hash_mb << 20, error, sizeof error);
+    if (!*tables)
+        cli_fail(command, "--hash %ld: %s", settings->hash_mb, error);
+    return *tables != NULL;
+}
+
 bool cli_create_driver(const char *command, RunSettings *settings, int depth, Driver *driver) {
-    if (settings->hash_mb < 0) {
-        /* Tables pay off from depth 4; beyond what a depth can fill, memory only costs
-         * page faults (perft 7 runs faster with 64 MB than with 1 GiB). */
-        long by_depth = depth < 4 ? 0 : depth >= 8 ? 1024 : 1L << (2 * depth - 6);
-        long free_quarter = memory_mb(true) / 4;
-        settings->hash_mb = by_depth < free_quarter ? by_depth : free_quarter;
-    }
+    resolve_hash(settings, depth);
 #ifndef _OPENMP
     if (settings->threads > 1)
         fprintf(stderr, "perft %s: built without OpenMP, counting on one thread\n", command);

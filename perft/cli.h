@@ -56,6 +56,12 @@ bool cli_parse_run_option(const char *command, int option, const char *value, Ru
  * driver; prints why and returns false when the memory is refused. */
 bool cli_create_driver(const char *command, RunSettings *settings, int depth, Driver *driver);
 
+/* The threads to use and the statistics tables (perft stats, divide --stats), with the
+ * default hash size for `depth`; prints why and returns false when memory is refused. */
+typedef struct StatsTables StatsTables;
+bool cli_create_stats_tables(const char *command, RunSettings *settings, int depth, StatsTables **tables,
+                             int *threads);
+
 /* Installs a Ctrl-C handler that sets the returned flag (a second Ctrl-C kills). */
 const volatile sig_atomic_t *cli_catch_interrupt(void);
 

@@ -6,5 +6,14 @@
 int cmd_count(int argc, char **argv);
 int cmd_divide(int argc, char **argv);
 int cmd_suite(int argc, char **argv);
+int cmd_stats(int argc, char **argv);
+int cmd_unique(int argc, char **argv);
+
+/* Statistics tables and rows, shared by `stats` and `divide --stats`. */
+#include <stdio.h>
+typedef struct LeafStats LeafStats;
+void stats_print_header(FILE *out, const char *first_column);
+void stats_print_row(FILE *out, const char *label, LeafStats *s);
+void stats_print_json_fields(FILE *out, LeafStats *s);
 
 #endif

@@ -55,19 +55,9 @@ static double now(void) {
     return (double)t.tv_sec + (double)t.tv_nsec * 1e-9;
 }
 
-/* A position below the root, and the root move it descends from. */
-typedef struct Unit {
-    Position pos;
-    int root;
-} Unit;
-
-typedef struct UnitList {
-    Unit *items;
-    int count;
-} UnitList;
-
 /* The children of every unit, inheriting its root move. A unit without moves (mate or
- * stalemate above the split ply) leaves none: it contributes no leaves. */
+ * stalemate above the split ply) leaves none: it contributes no leaves. NULL items when
+ * memory runs out. */
 static UnitList expand(const UnitList *parents) {
     size_t capacity = (size_t)parents->count * 48 + 64;
     UnitList children = {malloc(capacity * sizeof(Unit)), 0};
@@ -193,9 +183,7 @@ static bool needs_monitor(const RunLimits *limits, const RunHooks *hooks) {
     return (limits && (limits->interrupt || limits->max_seconds > 0)) || (hooks && hooks->progress);
 }
 
-/* The units of a run and the ply they sit at: deep enough for UNITS_PER_THREAD units
- * per thread, shallow enough that every unit keeps two plies or more below it. */
-static UnitList split(const Position *root, const MoveList *root_moves, int depth, int threads, int *ply) {
+UnitList driver_split(const Position *root, const MoveList *root_moves, int depth, int threads, int *ply) {
     Undo undo;
     UnitList units = {malloc(((size_t)root_moves->count + 1) * sizeof(Unit)), 0};
     for (int m = 0; m < root_moves->count && units.items; m++) {
@@ -214,17 +202,12 @@ static UnitList split(const Position *root, const MoveList *root_moves, int dept
     return units;
 }
 
-/* Counts every unit on the driver's threads, booking each as it finishes. */
-static void count_units(Driver *driver, Run *run, const UnitList *units, int remaining, int threads) {
-    /* One row of counters per thread, a cache line apart, summed afterwards. */
-    size_t row = (sizeof(TableCounters) * (PERFT_MAX_DEPTH + 1) + 63) / 64 * 64;
-    unsigned char *rows = aligned_alloc(64, row * (size_t)threads);
-    memset(rows, 0, row * (size_t)threads);
-    const TableSet *tables = driver->tables.memory ? &driver->tables : NULL;
+void driver_for_each_unit(int threads, const UnitList *units, int remaining, const atomic_bool *stop, UnitWork work,
+                          void *context) {
     int count = units->count;
     const Unit *items = units->items;
 #ifdef _OPENMP
-#pragma omp parallel num_threads(threads) default(none) shared(run, rows, tables, items, count, remaining, row)
+#pragma omp parallel num_threads(threads) default(none) shared(items, count, remaining, stop, work, context)
 #endif
     {
 #ifdef _OPENMP
@@ -232,23 +215,43 @@ static void count_units(Driver *driver, Run *run, const UnitList *units, int rem
 #else
         int me = 0;
 #endif
-        PerftSearch search = {tables, (TableCounters *)(void *)(rows + row * (size_t)me), &run->stop, false};
 #ifdef _OPENMP
 #pragma omp for schedule(dynamic, 1)
 #endif
-        for (int u = 0; u < count; u++) {
-            if (atomic_load_explicit(&run->stop, memory_order_relaxed))
-                continue;
-            Position pos = items[u].pos;
-            search.stopped = false;
-            Count nodes = perft_search(&search, &pos, remaining);
-            pthread_mutex_lock(&run->lock);
-            book_unit(run, items[u].root, nodes, search.stopped);
-            pthread_mutex_unlock(&run->lock);
-        }
+        for (int u = 0; u < count; u++)
+            if (!stop || !atomic_load_explicit(stop, memory_order_relaxed))
+                work(context, me, &items[u], remaining);
     }
+}
+
+/* One row of table counters per thread, a cache line apart, summed afterwards. */
+typedef struct CountWork {
+    Run *run;
+    const TableSet *tables;
+    unsigned char *rows;
+    size_t row;
+} CountWork;
+
+static void count_unit(void *context, int thread, const Unit *unit, int remaining) {
+    CountWork *w = context;
+    PerftSearch search = {w->tables, (TableCounters *)(void *)(w->rows + w->row * (size_t)thread), &w->run->stop,
+                          false};
+    Position pos = unit->pos;
+    Count nodes = perft_search(&search, &pos, remaining);
+    pthread_mutex_lock(&w->run->lock);
+    book_unit(w->run, unit->root, nodes, search.stopped);
+    pthread_mutex_unlock(&w->run->lock);
+}
+
+/* Counts every unit on the driver's threads, booking each as it finishes. */
+static void count_units(Driver *driver, Run *run, const UnitList *units, int remaining, int threads) {
+    CountWork w = {run, driver->tables.memory ? &driver->tables : NULL, NULL,
+                   (sizeof(TableCounters) * (PERFT_MAX_DEPTH + 1) + 63) / 64 * 64};
+    w.rows = aligned_alloc(64, w.row * (size_t)threads);
+    memset(w.rows, 0, w.row * (size_t)threads);
+    driver_for_each_unit(threads, units, remaining, &run->stop, count_unit, &w);
     for (int t = 0; t < threads; t++) {
-        const TableCounters *mine = (const TableCounters *)(const void *)(rows + row * (size_t)t);
+        const TableCounters *mine = (const TableCounters *)(const void *)(w.rows + w.row * (size_t)t);
         for (int d = 0; d <= PERFT_MAX_DEPTH; d++) {
             run->report->counters[d].probes += mine[d].probes;
             run->report->counters[d].hits += mine[d].hits;
@@ -256,7 +259,7 @@ static void count_units(Driver *driver, Run *run, const UnitList *units, int rem
             run->report->counters[d].replacements += mine[d].replacements;
         }
     }
-    free(rows);
+    free(w.rows);
 }
 
 void driver_run(Driver *driver, const Position *root, int depth, const RunLimits *limits, const RunHooks *hooks,
@@ -287,10 +290,9 @@ void driver_run(Driver *driver, const Position *root, int depth, const RunLimits
     pthread_condattr_destroy(&monotonic);
     atomic_init(&run.stop, false);
     int ply, threads = depth >= driver->parallel_depth ? driver->threads : 1;
-    UnitList units = split(root, &list, depth, threads, &ply);
-    if (!units.items) { /* out of memory while splitting: count unsplit, serially */
-        units = split(root, &list, depth, 1, &ply);
-    }
+    UnitList units = driver_split(root, &list, depth, threads, &ply);
+    if (!units.items) /* out of memory while splitting deeper: units at the root moves */
+        units = driver_split(root, &list, depth, 1, &ply);
     run.units_total = units.count;
     for (int u = 0; u < units.count; u++)
         run.pending[units.items[u].root]++;

@@ -72,6 +72,31 @@ void driver_destroy(Driver *driver);
 void driver_run(Driver *driver, const Position *root, int depth, const RunLimits *limits, const RunHooks *hooks,
                 RunReport *report);
 
+/* A position below the root, and the root move (index in generation order) it
+ * descends from. */
+typedef struct Unit {
+    Position pos;
+    int root;
+} Unit;
+
+typedef struct UnitList {
+    Unit *items; /* malloc'd; free() it */
+    int count;
+} UnitList;
+
+/* The units of a run and the ply they sit at (*ply): deep enough for 32 units per
+ * thread (at most 3 plies down), shallow enough that every unit keeps two plies or more
+ * below it. Root moves without units were mated or stalemated above the split ply. */
+UnitList driver_split(const Position *root, const MoveList *root_moves, int depth, int threads, int *ply);
+
+/* Work on one unit, `remaining` plies above the leaves, on thread number `thread`. */
+typedef void (*UnitWork)(void *context, int thread, const Unit *unit, int remaining);
+
+/* Calls `work` for every unit on `threads` threads, units taken one at a time; skips the
+ * units left once `stop` (when not NULL) is set. The only parallel loop of perftkit. */
+void driver_for_each_unit(int threads, const UnitList *units, int remaining, const atomic_bool *stop, UnitWork work,
+                          void *context);
+
 /* Processors OpenMP would use; 1 without OpenMP. */
 int driver_available_threads(void);
 

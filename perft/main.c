@@ -18,6 +18,8 @@ static const Command commands[] = {
     {"count", cmd_count, "count the leaves of the move tree to a depth (perft N)"},
     {"divide", cmd_divide, "the count below each legal root move, then the total"},
     {"suite", cmd_suite, "check positions against known counts (built-in quick set by default)"},
+    {"stats", cmd_stats, "captures, e.p., castles, promotions, checks, mates at every depth"},
+    {"unique", cmd_unique, "distinct positions at every ply"},
 };
 enum { COMMAND_NB = sizeof commands / sizeof commands[0] };
 

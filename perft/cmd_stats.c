@@ -1,0 +1,137 @@
+/* cmd_stats.c — `perft stats`: the wiki's perft statistics at every depth 1..N. */
+#include <getopt.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cli.h"
+#include "commands.h"
+#include "config.h"
+#include "report.h"
+#include "stats.h"
+
+static const char stats_help[] =
+    "usage: perft stats [-d N] [--fen FEN | --startpos] [--chess960] [--moves LIST] [-t N] [--hash MB]\n"
+    "                   [--json]\n\n"
+    "Counts, for every depth 1..N, what the chessprogramming wiki's Perft Results tables\n"
+    "count of the last move into each leaf: nodes, captures (e.p. included), e.p.\n"
+    "captures, castles, promotions, checks (mates included), discovery checks (single\n"
+    "checks by a man other than the one that moved; the rook, for castling), double\n"
+    "checks, and checkmates. `perft divide --stats` gives the same per root move.\n\n"
+    "Hashing applies: a table per remaining depth, down to the last ply, holds each\n"
+    "position's whole statistics vector (80-byte entries, a check word over key and vector).\n\n"
+    "  -d, --depth N          deepest depth, 1..12 (default 5)\n" CLI_POSITION_HELP
+    "  -t, --threads N        threads (default: every processor)\n"
+    "      --hash MB          memory for the statistics tables; 0 turns hashing off\n"
+    "                         (default: as for perft count)\n"
+    "      --json             one JSON document on stdout instead of the table\n"
+    "  -h, --help             this text\n\n"
+    "Exit status: 0 counted, 2 bad input.\n";
+
+static const char *const column_titles[STATS_FIELDS] = {"nodes", "captures", "e.p.", "castles", "promotions",
+                                                        "checks", "discovery", "double", "mates"};
+
+void stats_print_header(FILE *out, const char *first_column) {
+    fprintf(out, "%-8s", first_column);
+    for (int i = 0; i < STATS_FIELDS; i++)
+        fprintf(out, i == 0 ? "%16s" : "%14s", column_titles[i]);
+    fputc('\n', out);
+}
+
+void stats_print_row(FILE *out, const char *label, LeafStats *s) {
+    char text[COUNT_TEXT_SIZE];
+    fprintf(out, "%-8s", label);
+    for (int i = 0; i < STATS_FIELDS; i++)
+        fprintf(out, i == 0 ? "%16s" : "%14s", count_format(s->field[i], false, text));
+    fputc('\n', out);
+}
+
+void stats_print_json_fields(FILE *out, LeafStats *s) {
+    for (int i = 0; i < STATS_FIELDS; i++)
+        fprintf(out, "%s\"%s\": \"%llu\"", i ? ", " : "", stats_field_names[i],
+                (unsigned long long)s->field[i]);
+}
+
+int cmd_stats(int argc, char **argv) {
+    enum { OPT_FEN = 256, OPT_STARTPOS, OPT_CHESS960, OPT_MOVES, OPT_HASH, OPT_JSON };
+    static const struct option long_options[] = {
+        {"depth", required_argument, NULL, 'd'},       {"fen", required_argument, NULL, OPT_FEN},
+        {"startpos", no_argument, NULL, OPT_STARTPOS}, {"chess960", no_argument, NULL, OPT_CHESS960},
+        {"moves", required_argument, NULL, OPT_MOVES}, {"threads", required_argument, NULL, 't'},
+        {"hash", required_argument, NULL, OPT_HASH},   {"json", no_argument, NULL, OPT_JSON},
+        {"help", no_argument, NULL, 'h'},              {NULL, 0, NULL, 0}};
+    PositionOptions position = {NULL, NULL, false};
+    RunSettings run;
+    cli_default_run_settings(&run);
+    long depth = 5;
+    bool json = false, startpos = false;
+    opterr = 0;
+    optind = 1;
+    for (;;) {
+        int c = getopt_long(argc, argv, ":d:t:h", long_options, NULL);
+        if (c == -1)
+            break;
+        switch (c) {
+        case 'd':
+            if (!cli_parse_long("stats", "depth", optarg, 1, STATS_MAX_DEPTH, &depth))
+                return EXIT_BAD_INPUT;
+            break;
+        case OPT_FEN: position.fen = optarg; break;
+        case OPT_STARTPOS: startpos = true; break;
+        case OPT_CHESS960: position.chess960 = true; break;
+        case OPT_MOVES: position.moves = optarg; break;
+        case OPT_JSON: json = true; break;
+        case 't':
+        case OPT_HASH:
+            if (!cli_parse_run_option("stats", c == 't' ? RUN_OPTION_THREADS : RUN_OPTION_HASH, optarg, &run))
+                return EXIT_BAD_INPUT;
+            break;
+        case 'h': fputs(stats_help, stdout); return EXIT_OK;
+        case ':': return cli_fail("stats", "option '%s' needs a value", argv[optind - 1]);
+        default: return cli_fail("stats", "unknown option '%s' (try perft stats --help)", argv[optind - 1]);
+        }
+    }
+    if (optind < argc)
+        return cli_fail("stats", "unexpected argument '%s' (a FEN must be quoted as one argument)", argv[optind]);
+    if (startpos && position.fen)
+        return cli_fail("stats", "--fen and --startpos both given; choose one");
+    Position pos;
+    if (!cli_setup_position("stats", &position, &pos))
+        return EXIT_BAD_INPUT;
+    StatsTables *tables;
+    int threads;
+    if (!cli_create_stats_tables("stats", &run, (int)depth, &tables, &threads))
+        return EXIT_BAD_INPUT;
+
+    char fen[FEN_BUFFER_SIZE];
+    if (json) {
+        printf("{\n  \"schema\": %d,\n  \"tool\": \"perftkit %s\",\n  \"command\": \"stats\",\n  \"position\": "
+               "{\"fen\": ", REPORT_JSON_SCHEMA, PERFTKIT_VERSION);
+        json_string(stdout, fen_write(&pos, fen));
+        printf(", \"chess960\": %s},\n  \"options\": {\"threads\": %d, \"hash_mb\": %ld},\n  \"depths\": [",
+               pos.chess960 ? "true" : "false", threads, run.hash_mb);
+    } else {
+        stats_print_header(stdout, "depth");
+    }
+    double start = cli_now();
+    for (int d = 1; d <= depth; d++) {
+        LeafStats s;
+        double begun = cli_now();
+        stats_run(&pos, d, threads, tables, &s);
+        if (json) {
+            printf("%s\n    {\"depth\": %d, ", d > 1 ? "," : "", d);
+            stats_print_json_fields(stdout, &s);
+            printf(", \"seconds\": %.6f}", cli_now() - begun);
+        } else {
+            char label[8];
+            snprintf(label, sizeof label, "%d", d);
+            stats_print_row(stdout, label, &s);
+        }
+        fflush(stdout);
+    }
+    if (json)
+        printf("\n  ],\n  \"seconds\": %.6f\n}\n", cli_now() - start);
+    else
+        fprintf(stderr, "time %.3f s\n", cli_now() - start);
+    stats_tables_destroy(tables);
+    return EXIT_OK;
+}

@@ -1,0 +1,44 @@
+/* stats.h — perft statistics as the chessprogramming wiki tabulates them, for the last
+ * move into each leaf: captures (e.p. included), e.p. captures, castles, promotions,
+ * checks (mates included), discovery checks (single checks given by a man other than
+ * the one that moved; for castling, the rook counts as moved), double checks, mates.
+ * Hashed: a table per remaining depth holds each position's whole statistics vector, so
+ * every distinct position is expanded once per remaining depth; entries carry a check
+ * word over the key and the whole vector, so a torn entry reads as a miss. */
+#ifndef PERFTKIT_STATS_H
+#define PERFTKIT_STATS_H
+
+#include "driver.h"
+
+/* The counters, in the order of the wiki's columns. */
+enum {
+    STAT_NODES, STAT_CAPTURES, STAT_EP, STAT_CASTLES, STAT_PROMOTIONS, STAT_CHECKS, STAT_DISCOVERY_CHECKS,
+    STAT_DOUBLE_CHECKS, STAT_CHECKMATES, STATS_FIELDS
+};
+enum { STATS_MAX_DEPTH = 12 };
+
+/* Counts of the leaves of a subtree; 64 bits suffice to STATS_MAX_DEPTH. */
+typedef struct LeafStats {
+    uint64_t field[STATS_FIELDS];
+} LeafStats;
+
+/* Field names for JSON ("nodes", "captures", ...), indexed like LeafStats.field. */
+extern const char *const stats_field_names[STATS_FIELDS];
+
+/* Tables of statistics vectors, one per remaining depth 1..STATS_MAX_DEPTH. */
+typedef struct StatsTables StatsTables;
+
+/* bytes 0: no hashing. Returns NULL, with the reason, when the memory is refused. */
+StatsTables *stats_tables_create(size_t bytes, char *error, size_t error_size);
+void stats_tables_destroy(StatsTables *tables);
+
+/* The statistics of the leaves `depth` plies below `root` (1 <= depth <= STATS_MAX_DEPTH),
+ * counted on `threads` threads with `tables` (may be NULL). */
+void stats_run(const Position *root, int depth, int threads, StatsTables *tables, LeafStats *out);
+
+/* The same statistics for each legal root move, in generation order (`out` has room
+ * for MAX_MOVES); returns the number of root moves. */
+int stats_divide(const Position *root, int depth, int threads, StatsTables *tables, Move moves[MAX_MOVES],
+                 LeafStats out[MAX_MOVES]);
+
+#endif
