@@ -10,6 +10,7 @@
 #include "config.h"
 #include "driver.h"
 #include "report.h"
+#include "stats.h"
 
 typedef struct CountOptions {
     PositionOptions position;
@@ -67,6 +68,10 @@ static const char divide_help[] =
     "divide, pick the move whose count differs, and divide again one ply lower with --moves.\n\n"
     "  -d, --depth N          depth in plies, 1..32 (default 5)\n" CLI_POSITION_HELP
     "      --san              SAN moves (\"Nf3 12345\") instead of UCI (\"g1f3: 12345\")\n" RUN_OPTIONS_HELP
+    "                         With divide, --stats also counts, for each root move, what\n"
+    "                         perft stats counts (captures, e.p., castles, promotions,\n"
+    "                         checks, discovery and double checks, mates), hashed on the\n"
+    "                         statistics tables, whose per-ply statistics follow.\n"
     "  -h, --help             this text\n\n"
     "Exit status: 0 counted, 2 bad input, 3 stopped by a limit (partial), 130 interrupted.\n";
 
@@ -294,6 +299,88 @@ static int exit_status(const RunReport *run) {
     }
 }
 
+typedef struct StatsLine {
+    char move[SAN_MOVE_SIZE];
+    char uci[UCI_MOVE_SIZE];
+    LeafStats stats;
+} StatsLine;
+
+static int compare_stats_lines(const void *a, const void *b) {
+    return strcmp(((const StatsLine *)a)->move, ((const StatsLine *)b)->move);
+}
+
+/* divide --stats: the wiki's counters for each root move, then the statistics tables. */
+static int divide_stats(CountOptions *o, const Position *pos) {
+    if (o->run.limits.max_seconds > 0 || o->run.limits.max_nodes)
+        return cli_fail("divide", "--stats counts statistics, which take no --max-time or --max-nodes");
+    if (o->depth > STATS_MAX_DEPTH)
+        return cli_fail("divide", "--stats counts to depth %d at most", STATS_MAX_DEPTH);
+    StatsTables *tables;
+    int threads;
+    if (!cli_create_stats_tables("divide", &o->run, (int)o->depth, &tables, &threads))
+        return EXIT_BAD_INPUT;
+    Move moves[MAX_MOVES];
+    LeafStats per_move[MAX_MOVES], total;
+    TableCounters counters[STATS_MAX_DEPTH + 1];
+    memset(counters, 0, sizeof counters);
+    memset(&total, 0, sizeof total);
+    double start = cli_now();
+    int n = stats_divide(pos, (int)o->depth, threads, tables, moves, per_move, counters);
+    double seconds = cli_now() - start;
+    StatsLine lines[MAX_MOVES];
+    for (int i = 0; i < n; i++) {
+        move_to_uci(pos, moves[i], lines[i].uci);
+        if (o->san)
+            move_to_san(pos, moves[i], lines[i].move);
+        else
+            memcpy(lines[i].move, lines[i].uci, sizeof lines[i].uci);
+        lines[i].stats = per_move[i];
+        for (int f = 0; f < STATS_FIELDS; f++)
+            total.field[f] += per_move[i].field[f];
+    }
+    qsort(lines, (size_t)n, sizeof lines[0], compare_stats_lines);
+    PlyStats plies[STATS_MAX_DEPTH];
+    int ply_count = stats_ply_stats(tables, (int)o->depth, counters, plies);
+    if (o->json) {
+        char fen[FEN_BUFFER_SIZE];
+        printf("{\n  \"schema\": %d,\n  \"tool\": \"perftkit %s\",\n  \"command\": \"divide\",\n  \"position\": {\"fen\": ",
+               REPORT_JSON_SCHEMA, PERFTKIT_VERSION);
+        json_string(stdout, fen_write(pos, fen));
+        printf(", \"chess960\": %s},\n  \"depth\": %ld,\n  \"options\": {\"threads\": %d, \"hash_mb\": %ld},\n",
+               pos->chess960 ? "true" : "false", o->depth, threads, o->run.hash_mb);
+        printf("  \"status\": \"completed\",\n  \"complete\": true,\n  \"total\": \"%llu\",\n  \"stats\": {",
+               (unsigned long long)total.field[STAT_NODES]);
+        stats_print_json_fields(stdout, &total);
+        printf("},\n  \"moves\": [");
+        for (int i = 0; i < n; i++) {
+            char san[SAN_MOVE_SIZE];
+            move_to_san(pos, move_parse_uci(pos, lines[i].uci), san);
+            printf("%s\n    {\"uci\": \"%s\", \"san\": \"%s\", \"nodes\": \"%llu\", \"complete\": true, \"stats\": {",
+                   i ? "," : "", lines[i].uci, san, (unsigned long long)lines[i].stats.field[STAT_NODES]);
+            stats_print_json_fields(stdout, &lines[i].stats);
+            printf("}}");
+        }
+        printf("%s],\n  \"tables\": [", n ? "\n  " : "");
+        for (int i = 0; i < ply_count; i++)
+            printf("%s\n    {\"ply\": %d, \"remaining_depth\": %d, \"slots\": %llu, \"probes\": %llu, "
+                   "\"matches\": %llu, \"stores\": %llu, \"used\": %llu, \"replacements\": %llu}",
+                   i ? "," : "", plies[i].ply, plies[i].remaining, (unsigned long long)plies[i].slots,
+                   (unsigned long long)plies[i].probes, (unsigned long long)plies[i].matches,
+                   (unsigned long long)plies[i].stores, (unsigned long long)plies[i].used,
+                   (unsigned long long)plies[i].replacements);
+        printf("%s],\n  \"seconds\": %.6f\n}\n", ply_count ? "\n  " : "", seconds);
+    } else {
+        stats_print_header(stdout, "move");
+        for (int i = 0; i < n; i++)
+            stats_print_row(stdout, lines[i].move, &lines[i].stats);
+        stats_print_row(stdout, "total", &total);
+        report_print_ply_stats(stdout, plies, ply_count);
+        cli_print_rate(stderr, total.field[STAT_NODES], seconds);
+    }
+    stats_tables_destroy(tables);
+    return EXIT_OK;
+}
+
 static int run_command(int argc, char **argv, bool divide) {
     CountOptions o;
     Position pos;
@@ -302,6 +389,8 @@ static int run_command(int argc, char **argv, bool divide) {
         return status;
     if (!cli_setup_position(argv[0], &o.position, &pos))
         return EXIT_BAD_INPUT;
+    if (divide && o.stats)
+        return divide_stats(&o, &pos);
     Driver driver;
     if (!cli_create_driver(argv[0], &o.run, (int)o.depth, &driver))
         return EXIT_BAD_INPUT;

@@ -86,6 +86,16 @@ void stats_tables_destroy(StatsTables *t) {
     free(t);
 }
 
+/* An entry is in use once anything was stored there. */
+static bool entry_used(StatsEntry *e) {
+    if (atomic_load_explicit(&e->check, memory_order_relaxed))
+        return true;
+    for (int i = 0; i < STATS_FIELDS; i++)
+        if (atomic_load_explicit(&e->field[i], memory_order_relaxed))
+            return true;
+    return false;
+}
+
 static bool probe(const StatsTables *t, int depth, Key128 key, LeafStats *out) {
     StatsEntry *e = &t->table[depth][key.hi & t->mask[depth]];
     uint64_t check = atomic_load_explicit(&e->check, memory_order_relaxed), field[STATS_FIELDS];
@@ -97,8 +107,11 @@ static bool probe(const StatsTables *t, int depth, Key128 key, LeafStats *out) {
     return true;
 }
 
-static void store(const StatsTables *t, int depth, Key128 key, const LeafStats *s) {
+static void store(const StatsTables *t, int depth, Key128 key, const LeafStats *s, TableCounters *counters) {
     StatsEntry *e = &t->table[depth][key.hi & t->mask[depth]];
+    LeafStats old;
+    counters->stores++;
+    counters->replacements += entry_used(e) && !probe(t, depth, key, &old);
     for (int i = 0; i < STATS_FIELDS; i++)
         atomic_store_explicit(&e->field[i], s->field[i], memory_order_relaxed);
     atomic_store_explicit(&e->check, key.lo ^ mix(s->field), memory_order_relaxed);
@@ -135,13 +148,18 @@ static void classify(Position *pos, Move m, LeafStats *s) {
     pos_unmake_move(pos, m, &undo);
 }
 
-/* The statistics of the leaves `depth` plies below `pos` (depth >= 1), added to `out`. */
-static void search(Position *pos, int depth, const StatsTables *t, LeafStats *out) {
+/* The statistics of the leaves `depth` plies below `pos` (depth >= 1), added to `out`;
+ * `counters` is this thread's row, by remaining depth. */
+static void search(Position *pos, int depth, const StatsTables *t, LeafStats *out, TableCounters *counters) {
     bool hashed = t && t->table[depth];
     LeafStats here;
-    if (hashed && probe(t, depth, pos->key, &here)) {
-        add(out, &here);
-        return;
+    if (hashed) {
+        counters[depth].probes++;
+        if (probe(t, depth, pos->key, &here)) {
+            counters[depth].hits++;
+            add(out, &here);
+            return;
+        }
     }
     memset(&here, 0, sizeof here);
     MoveList list;
@@ -152,12 +170,12 @@ static void search(Position *pos, int depth, const StatsTables *t, LeafStats *ou
         } else {
             Undo undo;
             pos_make_move(pos, list.moves[i], &undo);
-            search(pos, depth - 1, t, &here);
+            search(pos, depth - 1, t, &here, counters);
             pos_unmake_move(pos, list.moves[i], &undo);
         }
     }
     if (hashed)
-        store(t, depth, pos->key, &here);
+        store(t, depth, pos->key, &here, &counters[depth]);
     add(out, &here);
 }
 
@@ -165,22 +183,22 @@ typedef struct StatsWork {
     pthread_mutex_t lock;
     const StatsTables *tables;
     LeafStats *roots;
+    TableCounters (*rows)[STATS_MAX_DEPTH + 1]; /* one row per thread */
 } StatsWork;
 
 static void stats_unit(void *context, int thread, const Unit *unit, int remaining) {
-    (void)thread;
     StatsWork *w = context;
     Position pos = unit->pos;
     LeafStats here;
     memset(&here, 0, sizeof here);
-    search(&pos, remaining, w->tables, &here);
+    search(&pos, remaining, w->tables, &here, w->rows[thread]);
     pthread_mutex_lock(&w->lock);
     add(&w->roots[unit->root], &here);
     pthread_mutex_unlock(&w->lock);
 }
 
 int stats_divide(const Position *root, int depth, int threads, StatsTables *tables, Move moves[MAX_MOVES],
-                 LeafStats out[MAX_MOVES]) {
+                 LeafStats out[MAX_MOVES], TableCounters *counters) {
     MoveList list;
     gen_legal(root, &list);
     memset(out, 0, sizeof(LeafStats) * (size_t)list.count);
@@ -193,20 +211,53 @@ int stats_divide(const Position *root, int depth, int threads, StatsTables *tabl
         return list.count;
     }
     int ply;
+    threads = depth >= 5 ? threads : 1; /* below, the whole count takes about a millisecond */
     UnitList units = driver_split(root, &list, depth, threads, &ply);
     if (!units.items)
         units = driver_split(root, &list, depth, 1, &ply);
-    StatsWork w = {PTHREAD_MUTEX_INITIALIZER, tables && tables->memory ? tables : NULL, out};
-    driver_for_each_unit(depth >= 5 ? threads : 1, &units, depth - ply, NULL, stats_unit, &w);
+    TableCounters one_row[1][STATS_MAX_DEPTH + 1];
+    memset(one_row, 0, sizeof one_row);
+    StatsWork w = {PTHREAD_MUTEX_INITIALIZER, tables && tables->memory ? tables : NULL, out,
+                   threads > 1 ? calloc((size_t)threads, sizeof *w.rows) : NULL};
+    if (!w.rows) { /* one thread, or no memory for more rows: count on one thread */
+        w.rows = one_row;
+        threads = 1;
+    }
+    driver_for_each_unit(threads, &units, depth - ply, NULL, stats_unit, &w);
+    for (int t = 0; counters && t < threads; t++)
+        for (int d = 0; d <= STATS_MAX_DEPTH; d++) {
+            counters[d].probes += w.rows[t][d].probes;
+            counters[d].hits += w.rows[t][d].hits;
+            counters[d].stores += w.rows[t][d].stores;
+            counters[d].replacements += w.rows[t][d].replacements;
+        }
+    if (w.rows != one_row)
+        free(w.rows);
     pthread_mutex_destroy(&w.lock);
     free(units.items);
     return list.count;
 }
 
+int stats_ply_stats(const StatsTables *tables, int depth, const TableCounters *counters,
+                    PlyStats out[STATS_MAX_DEPTH]) {
+    int n = 0;
+    for (int ply = 1; tables && ply < depth; ply++) {
+        int remaining = depth - ply;
+        if (!tables->table[remaining])
+            continue;
+        uint64_t slots = tables->mask[remaining] + 1, used = 0;
+        for (uint64_t i = 0; i < slots; i++)
+            used += entry_used(&tables->table[remaining][i]);
+        const TableCounters *c = &counters[remaining];
+        out[n++] = (PlyStats){ply, remaining, slots, c->probes, c->hits, c->stores, used, c->replacements};
+    }
+    return n;
+}
+
 void stats_run(const Position *root, int depth, int threads, StatsTables *tables, LeafStats *out) {
     Move moves[MAX_MOVES];
     LeafStats roots[MAX_MOVES];
-    int n = stats_divide(root, depth, threads, tables, moves, roots);
+    int n = stats_divide(root, depth, threads, tables, moves, roots, NULL);
     memset(out, 0, sizeof *out);
     for (int i = 0; i < n; i++)
         add(out, &roots[i]);

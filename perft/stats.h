@@ -8,7 +8,7 @@
 #ifndef PERFTKIT_STATS_H
 #define PERFTKIT_STATS_H
 
-#include "driver.h"
+#include "report.h"
 
 /* The counters, in the order of the wiki's columns. */
 enum {
@@ -37,8 +37,14 @@ void stats_tables_destroy(StatsTables *tables);
 void stats_run(const Position *root, int depth, int threads, StatsTables *tables, LeafStats *out);
 
 /* The same statistics for each legal root move, in generation order (`out` has room
- * for MAX_MOVES); returns the number of root moves. */
+ * for MAX_MOVES); returns the number of root moves. `counters` (NULL, or room for
+ * STATS_MAX_DEPTH + 1) receives the table probes, matches, stores and replacements by
+ * remaining depth. */
 int stats_divide(const Position *root, int depth, int threads, StatsTables *tables, Move moves[MAX_MOVES],
-                 LeafStats out[MAX_MOVES]);
+                 LeafStats out[MAX_MOVES], TableCounters *counters);
+
+/* The statistics of the tables of plies 1..depth-1 of a run at `depth`; returns how many. */
+int stats_ply_stats(const StatsTables *tables, int depth, const TableCounters *counters,
+                    PlyStats out[STATS_MAX_DEPTH]);
 
 #endif
