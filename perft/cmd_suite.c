@@ -479,9 +479,11 @@ int cmd_suite(int argc, char **argv) {
         length += snprintf(summary + length, sizeof summary - (size_t)length, ", %d unreadable", a->malformed);
     snprintf(summary + length, sizeof summary - (size_t)length, " (%d counts, %s nodes, %.2f s)", a->counts, nodes,
              seconds);
-    if (o.output == OUTPUT_TEXT)
-        printf("%s\n", summary);
-    else if (o.output == OUTPUT_TAP)
+    bool nothing_read = a->passed + a->failed + a->counted + a->skipped + a->malformed == 0;
+    if (o.output == OUTPUT_TEXT) {
+        if (!nothing_read || readable) /* else the reason on stderr says it all */
+            printf("%s\n", summary);
+    } else if (o.output == OUTPUT_TAP)
         printf("1..%d\n# %s\n", a->tap_points, summary);
     else
         printf("\n  ],\n  \"summary\": {\"passed\": %d, \"failed\": %d, \"counted\": %d, \"skipped\": %d, "

@@ -8,6 +8,7 @@ int cmd_divide(int argc, char **argv);
 int cmd_suite(int argc, char **argv);
 int cmd_stats(int argc, char **argv);
 int cmd_unique(int argc, char **argv);
+int cmd_verify(int argc, char **argv);
 
 /* Statistics tables and rows, shared by `stats` and `divide --stats`. */
 #include <stdio.h>

@@ -20,6 +20,7 @@ static const Command commands[] = {
     {"suite", cmd_suite, "check positions against known counts (built-in quick set by default)"},
     {"stats", cmd_stats, "captures, e.p., castles, promotions, checks, mates at every depth"},
     {"unique", cmd_unique, "distinct positions at every ply"},
+    {"verify", cmd_verify, "cross-checks: checking moves, move classes, mirror, hashing, keys, notation"},
 };
 enum { COMMAND_NB = sizeof commands / sizeof commands[0] };
 

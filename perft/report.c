@@ -20,7 +20,7 @@ int report_ply_stats(const TableSet *tables, const RunReport *run, PlyStats out[
 
 void report_print_ply_stats(FILE *out, const PlyStats *stats, int count) {
     if (count == 0)
-        fputs("hash tables: none (hashing off, or the depth is below 3)\n", out);
+        fputs("hash tables: none (hashing off, or the depth too small to hash)\n", out);
     for (int i = 0; i < count; i++) {
         const PlyStats *s = &stats[i];
         fprintf(out, "Ply:%d  HT:[C:%llu P:%llu M:%llu R:%.4f S:%llu U:%llu F:%.4f X:%llu]\n", s->ply,

@@ -3,6 +3,8 @@
 #include "support.h"
 
 #include <jansson.h>
+#include <libxml/parser.h>
+#include <libxml/tree.h>
 #include <signal.h>
 #include <sys/wait.h>
 #include <time.h>
@@ -76,33 +78,197 @@ Test(cli, divide_of_chess960_writes_king_takes_rook) {
 }
 
 Test(cli, suite_without_files_runs_the_quick_selection) {
-    Run run = run_perft("suite --max-depth 4", false);
+    Run run = run_perft("suite", false);
     cr_assert_eq(run.status, 0, "%s", run.out);
-    cr_assert(strstr(run.out, "pass  startpos"), "%s", run.out);
-    cr_assert(strstr(run.out, "2 passed, 0 failed"), "%s", run.out);
+    cr_assert(strstr(run.out, "pass  initial                  D1-D6"), "%s", run.out);
+    cr_assert(strstr(run.out, "pass  kiwipete                 D1-D5"), "%s", run.out);
+    cr_assert(strstr(run.out, "61 passed, 0 failed"), "%s", run.out);
 }
 
-Test(cli, suite_reports_a_wrong_count_and_how_to_reproduce_it) {
-    char path[] = "/tmp/perftkit-test-XXXXXX";
+/* A suite file with a planted wrong count, a bare FEN, a malformed line and a block. */
+static const char *write_mixed_suite(char *path) {
+    strcpy(path, "/tmp/perftkit-suite-XXXXXX");
     int fd = mkstemp(path);
     cr_assert(fd >= 0);
     FILE *f = fdopen(fd, "w");
-    fputs("# a planted wrong count\n4k3/8/8/8/8/8/8/4K2R w K - 0 1 ;D1 15 ;D2 67\nnot a fen ;D1 1\n", f);
+    fputs("# planted: D2 of the first line is 66, not 67\n"
+          "4k3/8/8/8/8/8/8/4K2R w K - 0 1 ;D1 15 ;D2 67 ;id rook\n"
+          "8/8/8/8/8/8/8/K6k w - -\n"
+          "not a fen ;D1 1\n"
+          "id queen-side\nepd 4k3/8/8/8/8/8/8/R3K3 w Q -\nperft 1 16\nperft 2 71\n",
+          f);
     fclose(f);
-    char args[256];
-    snprintf(args, sizeof args, "suite %s", path);
+    return path;
+}
+
+Test(cli, suite_reads_all_formats_and_reports_each_problem) {
+    char path[64], args[256];
+    snprintf(args, sizeof args, "suite -d 2 %s", write_mixed_suite(path));
     Run run = run_perft(args, true);
     unlink(path);
-    cr_assert_eq(run.status, 1, "%s", run.out);
+    cr_assert_eq(run.status, 1, "a mismatch wins over a malformed line: %s", run.out);
+    cr_assert(strstr(run.out, "FAIL  rook"), "%s", run.out);
     cr_assert(strstr(run.out, "depth 2: expected 67, got 66"), "%s", run.out);
-    cr_assert(strstr(run.out, "reproduce: perft divide -d 2 --fen \"4k3/8/8/8/8/8/8/4K2R w K - 0 1\""), "%s", run.out);
-    cr_assert(strstr(run.out, ":3: bad FEN 'not a fen'"), "%s", run.out);
-    cr_assert(strstr(run.out, "0 passed, 1 failed, 1 unreadable"), "%s", run.out);
+    cr_assert(strstr(run.out, "count "), "%s", run.out);
+    cr_assert(strstr(run.out, "8/8/8/8/8/8/8/K6k w - - ;D1 3 ;D2 9"), "a bare FEN is counted: %s", run.out);
+    cr_assert(strstr(run.out, ":4: bad FEN 'not a fen'"), "%s", run.out);
+    cr_assert(strstr(run.out, "pass  queen-side"), "%s", run.out);
+    cr_assert(strstr(run.out, "1 passed, 1 failed, 1 counted, 1 unreadable"), "%s", run.out);
+}
+
+Test(cli, suite_json_is_one_document_with_every_position) {
+    char path[64], args[256];
+    snprintf(args, sizeof args, "suite --json -d 2 %s", write_mixed_suite(path));
+    Run run = run_perft(args, false);
+    unlink(path);
+    json_error_t error;
+    json_t *doc = json_loads(run.out, 0, &error);
+    cr_assert(doc, "not JSON (%s): %s", error.text, run.out);
+    cr_assert_str_eq(json_string_value(json_object_get(doc, "command")), "suite");
+    json_t *positions = json_object_get(doc, "positions");
+    cr_assert_eq(json_array_size(positions), 4);
+    json_t *rook = json_array_get(positions, 0);
+    cr_assert_str_eq(json_string_value(json_object_get(rook, "status")), "fail");
+    cr_assert_str_eq(json_string_value(json_object_get(rook, "id")), "rook");
+    json_t *d2 = json_array_get(json_object_get(rook, "depths"), 1);
+    cr_assert_str_eq(json_string_value(json_object_get(d2, "expected")), "67");
+    cr_assert_str_eq(json_string_value(json_object_get(d2, "got")), "66");
+    cr_assert(json_is_false(json_object_get(d2, "pass")));
+    cr_assert_str_eq(json_string_value(json_object_get(json_array_get(positions, 1), "status")), "counted");
+    cr_assert_str_eq(json_string_value(json_object_get(json_array_get(positions, 2), "status")), "malformed");
+    cr_assert_str_eq(json_string_value(json_object_get(json_array_get(positions, 3), "status")), "pass");
+    json_t *summary = json_object_get(doc, "summary");
+    cr_assert_eq(json_integer_value(json_object_get(summary, "passed")), 1);
+    cr_assert_eq(json_integer_value(json_object_get(summary, "failed")), 1);
+    cr_assert_eq(json_integer_value(json_object_get(summary, "malformed")), 1);
+    json_decref(doc);
+}
+
+/* Counts the elements named `name` under `node`. */
+static int count_elements(xmlNode *node, const char *name) {
+    int n = 0;
+    for (; node; node = node->next)
+        if (node->type == XML_ELEMENT_NODE)
+            n += !strcmp((const char *)node->name, name) + count_elements(node->children, name);
+    return n;
+}
+
+Test(cli, suite_junit_has_a_testcase_per_position_and_depth) {
+    char path[64], args[512], xml[] = "/tmp/perftkit-junit-XXXXXX";
+    int fd = mkstemp(xml);
+    close(fd);
+    snprintf(args, sizeof args, "suite -d 2 --junit %s %s", xml, write_mixed_suite(path));
+    Run run = run_perft(args, false);
+    unlink(path);
+    cr_assert_eq(run.status, 1);
+    xmlDoc *doc = xmlReadFile(xml, NULL, XML_PARSE_NONET);
+    unlink(xml);
+    cr_assert(doc, "the JUnit file is not XML");
+    xmlNode *root = xmlDocGetRootElement(doc);
+    cr_assert_str_eq((const char *)root->name, "testsuites");
+    cr_assert_eq(count_elements(root->children, "testsuite"), 1);
+    /* rook D1 D2, bare FEN D1 D2, malformed line, queen-side D1 D2 */
+    cr_assert_eq(count_elements(root->children, "testcase"), 7);
+    cr_assert_eq(count_elements(root->children, "failure"), 1);
+    cr_assert_eq(count_elements(root->children, "error"), 1);
+    cr_assert_eq(count_elements(root->children, "skipped"), 2, "counted but not checked");
+    xmlChar *tests = xmlGetProp(root, (const xmlChar *)"tests");
+    cr_assert_str_eq((const char *)tests, "7");
+    xmlFree(tests);
+    xmlFreeDoc(doc);
+}
+
+Test(cli, suite_tap_has_a_point_per_position_and_depth) {
+    char path[64], args[256];
+    snprintf(args, sizeof args, "suite --tap -d 2 %s", write_mixed_suite(path));
+    Run run = run_perft(args, false);
+    unlink(path);
+    cr_assert(!strncmp(run.out, "TAP version 13\n", 15), "%s", run.out);
+    cr_assert(strstr(run.out, "\nok 1 - rook depth 1: 15\n"), "%s", run.out);
+    cr_assert(strstr(run.out, "\nnot ok 2 - rook depth 2: expected 67, got 66\n  ---\n"), "%s", run.out);
+    cr_assert(strstr(run.out, "depth 2: 9 # SKIP no known count"), "%s", run.out);
+    cr_assert(strstr(run.out, "\nnot ok 5 - "), "%s", run.out);
+    cr_assert(strstr(run.out, "\n1..7\n"), "%s", run.out);
+}
+
+Test(cli, suite_refuses_an_unwritable_junit_path_before_counting) {
+    time_t start = time(NULL);
+    Run run = run_perft("suite --junit /nonexistent/dir/out.xml", true);
+    cr_assert_eq(run.status, 2);
+    cr_assert(strstr(run.out, "cannot write '/nonexistent/dir/out.xml'"), "%s", run.out);
+    cr_assert_null(strstr(run.out, "passed"), "nothing was counted: %s", run.out);
+    cr_assert_leq(time(NULL) - start, 2);
+}
+
+Test(cli, verify_passes_every_check_on_roce_chess960_and_tricky_suites) {
+    char args[2048], a[1024], b[1024], c[1024], d[1024];
+    snprintf(args, sizeof args, "verify -q -d 3 '%s' '%s' '%s' '%s'", suite_path("roce_perftsuite.epd", a, sizeof a),
+             suite_path("ethereal_fischer960.epd", b, sizeof b), suite_path("pychess_tricky.epd", c, sizeof c),
+             suite_path("pychess_tricky_960.epd", d, sizeof d));
+    Run run = run_perft(args, false);
+    cr_assert_eq(run.status, 0, "%s", run.out);
+    static const char *const checks[] = {"checks", "split", "mirror", "hash", "keys", "notation"};
+    for (int i = 0; i < 6; i++) {
+        char line[64];
+        snprintf(line, sizeof line, "\n%s: 1104 passed, 0 failed", checks[i]);
+        cr_assert(strstr(run.out, line), "no '%s' in %s", line + 1, run.out);
+    }
+    cr_assert(strstr(run.out, "verify: all 6 checks passed on 1104 positions"), "%s", run.out);
+}
+
+Test(cli, stats_prints_the_wiki_columns) {
+    Run run = run_perft("stats -d 5", false);
+    cr_assert_eq(run.status, 0);
+    cr_assert(strstr(run.out, "depth              nodes      captures          e.p.       castles    promotions"),
+              "%s", run.out);
+    /* The wiki's row for depth 5: nodes, captures, e.p., castles, promotions, checks,
+     * discovery checks, double checks, mates. */
+    cr_assert(strstr(run.out, "5                4865609         82719           258             0             0"
+                              "         27351             6             0           347\n"),
+              "%s", run.out);
+}
+
+Test(cli, divide_stats_gives_the_counters_per_root_move) {
+    Run run = run_perft("divide -d 4 --stats --json", false);
+    cr_assert_eq(run.status, 0);
+    json_error_t error;
+    json_t *doc = json_loads(run.out, 0, &error);
+    cr_assert(doc, "not JSON (%s): %s", error.text, run.out);
+    json_t *total = json_object_get(doc, "stats");
+    cr_assert_str_eq(json_string_value(json_object_get(total, "captures")), "1576");
+    cr_assert_str_eq(json_string_value(json_object_get(total, "checkmates")), "8");
+    json_t *moves = json_object_get(doc, "moves");
+    cr_assert_eq(json_array_size(moves), 20);
+    /* Stockfish's divide at depth 4: e2e4 13160. */
+    for (size_t i = 0; i < json_array_size(moves); i++) {
+        json_t *m = json_array_get(moves, i);
+        if (!strcmp(json_string_value(json_object_get(m, "uci")), "e2e4"))
+            cr_assert_str_eq(json_string_value(json_object_get(json_object_get(m, "stats"), "nodes")), "13160");
+    }
+    json_decref(doc);
+    run = run_perft("divide -d 3 --stats --hash 4", false);
+    cr_assert(strstr(run.out, "total               8902            34"), "%s", run.out);
+    cr_assert(strstr(run.out, "Ply:1  HT:[C:"), "%s", run.out);
+}
+
+Test(cli, unique_reports_distinct_positions_and_memory) {
+    Run run = run_perft("unique -d 4", false);
+    cr_assert_eq(run.status, 0);
+    cr_assert(strstr(run.out, "3                  5362"), "%s", run.out);
+    cr_assert(strstr(run.out, "4                 72078"), "%s", run.out);
+    cr_assert(strstr(run.out, "peak memory"), "%s", run.out);
+    run = run_perft("unique -d 3 --json", false);
+    json_error_t error;
+    json_t *doc = json_loads(run.out, 0, &error);
+    cr_assert(doc, "not JSON (%s): %s", error.text, run.out);
+    json_t *plies = json_object_get(doc, "plies");
+    cr_assert_eq(json_integer_value(json_object_get(json_array_get(plies, 2), "positions")), 5362);
+    json_decref(doc);
 }
 
 Test(cli, every_command_has_help_and_the_binary_a_version) {
-    static const char *const commands[] = {"count", "divide", "suite"};
-    for (int i = 0; i < 3; i++) {
+    static const char *const commands[] = {"count", "divide", "suite", "stats", "unique", "verify"};
+    for (int i = 0; i < 6; i++) {
         char args[64];
         snprintf(args, sizeof args, "%s --help", commands[i]);
         Run run = run_perft(args, false);
@@ -127,6 +293,11 @@ Test(cli, bad_input_gets_one_line_and_exit_status_2) {
     assert_bad_input("frobnicate", "no command 'frobnicate'");
     assert_bad_input("divide -d 0", "out of range 1..32");
     assert_bad_input("suite /nonexistent/file.epd", "cannot read '/nonexistent/file.epd'");
+    assert_bad_input("suite --json --tap", "choose one");
+    assert_bad_input("stats -d 13", "depth 13 is out of range 1..12");
+    assert_bad_input("unique -d 0", "depth 0 is out of range 1..12");
+    assert_bad_input("verify --check keys,frobs", "'frobs' is not checks, split, mirror, hash, keys or notation");
+    assert_bad_input("divide -d 3 --stats --max-time 1", "take no --max-time");
     Run run = run_perft("", true);
     cr_assert_eq(run.status, 2);
 }

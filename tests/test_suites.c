@@ -1,54 +1,71 @@
-/* test_suites.c — every public suite in suites/, as data: each count within the
- * node window [PERFTKIT_MIN_NODES, PERFTKIT_MAX_NODES] (default 1 .. 1,000,000) is
- * recomputed and compared. The slow run moves the window up. Chess960 is never
- * forced: the castling field of the 960 files must reveal it. */
+/* test_suites.c — every public suite in suites/ through `perft suite`, as users run it
+ * (threads, tables kept from position to position), with TAP output parsed here: every
+ * count up to PERFTKIT_MAX_NODES (default 1,000,000) must be a passing test point, and
+ * the points must be exactly the counts of the file in that window. */
 #include "support.h"
 
-#include "epd.h"
-#include "perft.h"
+#include <sys/wait.h>
 
-static void check_suite(const char *name) {
-    char path[1024], line[4096], error[EPD_ERROR_SIZE], fen_error[FEN_ERROR_SIZE];
-    unsigned long long min_nodes = env_number("PERFTKIT_MIN_NODES", 1);
-    unsigned long long max_nodes = env_number("PERFTKIT_MAX_NODES", 1000000);
-    FILE *file = fopen(suite_path(name, path, sizeof path), "r");
-    cr_assert(file, "cannot open %s", path);
-    int line_number = 0, records = 0, checked = 0;
-    while (fgets(line, sizeof line, file)) {
-        line_number++;
-        EpdRecord record;
-        EpdStatus status = epd_parse_line(line, &record, error, sizeof error);
-        cr_assert(status != EPD_MALFORMED, "%s:%d: %s", name, line_number, error);
-        if (status == EPD_NOT_A_RECORD)
-            continue;
-        records++;
-        Position pos;
-        cr_assert(fen_parse(&pos, record.fen, false, fen_error, sizeof fen_error), "%s:%d: %s", name,
-                  line_number, fen_error);
-        for (int i = 0; i < record.expectation_count; i++) {
-            EpdExpectation e = record.expect[i];
-            if (e.nodes < min_nodes || e.nodes > max_nodes)
-                continue;
-            uint64_t got = perft_count(&pos, e.depth);
-            checked++;
-            cr_expect_eq(got, (uint64_t)e.nodes, "%s:%d: %s depth %d: expected %llu, got %llu", name, line_number,
-                         record.fen, e.depth, (unsigned long long)e.nodes, (unsigned long long)got);
-        }
+#include "epd.h"
+#include "suite.h"
+
+TestSuite(suites, .init = core_setup, .timeout = 3600);
+
+/* The counts of a suite file at or below `max_nodes`, read with the library. */
+static int counts_in_window(const char *path, unsigned long long max_nodes) {
+    SuiteReader reader;
+    char error[EPD_ERROR_SIZE + 64];
+    cr_assert(suite_open(&reader, path, error, sizeof error), "%s", error);
+    EpdRecord record;
+    int line, counts = 0;
+    SuiteItem item;
+    while ((item = suite_next(&reader, &record, &line, error, sizeof error)) != SUITE_END) {
+        cr_assert_eq(item, SUITE_RECORD, "%s: %s", path, error);
+        for (int i = 0; i < record.expectation_count; i++)
+            counts += record.expect[i].nodes <= max_nodes;
     }
-    fclose(file);
-    cr_assert_gt(records, 0, "%s holds no positions", name);
-    cr_log_info("%s: %d positions, %d counts checked", name, records, checked);
+    suite_close(&reader);
+    return counts;
 }
 
-TestSuite(suites, .init = core_setup, .timeout = 1800);
+static void run_suite(const char *name) {
+    unsigned long long max_nodes = env_number("PERFTKIT_MAX_NODES", 1000000);
+    char path[1024], command[2048], line[4096];
+    suite_path(name, path, sizeof path);
+    snprintf(command, sizeof command, "'%s' suite --tap --max-nodes %llu '%s'", getenv("PERFTKIT_BIN"), max_nodes, path);
+    FILE *pipe = popen(command, "r");
+    cr_assert(pipe);
+    int ok = 0, not_ok = 0, plan = -1, skipped = 0;
+    while (fgets(line, sizeof line, pipe)) {
+        if (!strncmp(line, "ok ", 3)) {
+            ok++;
+            skipped += strstr(line, "# SKIP") != NULL;
+        } else if (!strncmp(line, "not ok ", 7)) {
+            not_ok++;
+            cr_expect_fail("%s: %s", name, line);
+        } else if (!strncmp(line, "1..", 3)) {
+            plan = atoi(line + 3);
+        }
+    }
+    int status = pclose(pipe);
+    int expected = counts_in_window(path, max_nodes);
+    cr_assert(WIFEXITED(status) && WEXITSTATUS(status) == 0, "perft suite exited %d on %s", status, name);
+    cr_assert_eq(not_ok, 0);
+    cr_assert_eq(plan, ok + not_ok, "%s: the TAP plan must match the test points", name);
+    /* Positions with no count in the window show as one skipped point each. */
+    cr_assert_eq(ok - skipped, expected, "%s: %d passing points for %d counts up to %llu nodes", name, ok - skipped,
+                 expected, max_nodes);
+    cr_log_info("%s: %d counts up to %llu nodes passed", name, expected, max_nodes);
+}
 
-Test(suites, cpw_perft_results_match) { check_suite("cpw_perft_results.epd"); }
-Test(suites, roce_perftsuite_matches) { check_suite("roce_perftsuite.epd"); }
-Test(suites, ethereal_standard_matches) { check_suite("ethereal_standard.epd"); }
-Test(suites, ethereal_fischer960_matches) { check_suite("ethereal_fischer960.epd"); }
-Test(suites, kervinck_random_positions_match) { check_suite("kervinck_perft_random.epd"); }
-Test(suites, pychess_tricky_matches) { check_suite("pychess_tricky.epd"); }
-Test(suites, pychess_tricky_960_matches) { check_suite("pychess_tricky_960.epd"); }
-Test(suites, peterellisjones_gist_matches) { check_suite("peterellisjones_gist.epd"); }
-Test(suites, stockfish_perft_sh_matches) { check_suite("stockfish_perft_sh.epd"); }
-Test(suites, stockfish_perft_sh_960_matches) { check_suite("stockfish_perft_sh_960.epd"); }
+Test(suites, cpw_perft_results_pass) { run_suite("cpw_perft_results.epd"); }
+Test(suites, roce_perftsuite_passes) { run_suite("roce_perftsuite.epd"); }
+Test(suites, ethereal_standard_passes) { run_suite("ethereal_standard.epd"); }
+Test(suites, ethereal_fischer960_passes) { run_suite("ethereal_fischer960.epd"); }
+Test(suites, kervinck_random_positions_pass) { run_suite("kervinck_perft_random.epd"); }
+Test(suites, pychess_tricky_passes) { run_suite("pychess_tricky.epd"); }
+Test(suites, pychess_tricky_960_passes) { run_suite("pychess_tricky_960.epd"); }
+Test(suites, peterellisjones_gist_passes) { run_suite("peterellisjones_gist.epd"); }
+Test(suites, stockfish_perft_sh_passes) { run_suite("stockfish_perft_sh.epd"); }
+Test(suites, stockfish_perft_sh_960_passes) { run_suite("stockfish_perft_sh_960.epd"); }
+Test(suites, quick_selection_passes) { run_suite("quick.epd"); }
