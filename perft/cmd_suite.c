@@ -201,9 +201,15 @@ static void tap_point(SuiteRun *r, bool ok, const char *format, ...) {
     va_end(args);
 }
 
+/* The file's name without its folders, for labels. */
+static const char *base_name(const char *path) {
+    const char *slash = strrchr(path, '/');
+    return slash ? slash + 1 : path;
+}
+
 static void report_malformed(SuiteRun *r, const char *file, int line, const EpdRecord *record, const char *error) {
     char label[96];
-    snprintf(label, sizeof label, "%s:%d", file, line);
+    snprintf(label, sizeof label, "%s:%d", base_name(file), line);
     fprintf(stderr, "perft suite: %s: %s\n", label, error);
     r->all.malformed++;
     r->file.malformed++;
@@ -228,7 +234,7 @@ static void run_record(SuiteRun *r, const char *file, int line, const EpdRecord 
     if (record->id[0])
         snprintf(label, sizeof label, "%s", record->id);
     else
-        snprintf(label, sizeof label, "%s:%d", file, line);
+        snprintf(label, sizeof label, "%s:%d", base_name(file), line);
 
     /* The depths to run: the known ones under the limits, or 1..-d for a bare FEN. */
     DepthResult depths[EPD_MAX_DEPTHS];
@@ -269,7 +275,7 @@ static void run_record(SuiteRun *r, const char *file, int line, const EpdRecord 
             snprintf(span, sizeof span, "D%d", depths[0].depth);
         else if (n > 1)
             snprintf(span, sizeof span, "D%d-D%d", depths[0].depth, depths[n - 1].depth);
-        printf("%-5s %-24s %-7s  %s", words[verdict], label, span, record->fen);
+        printf("%-5s %-28s %-7s  %s", words[verdict], label, span, record->fen);
         if (verdict == VERDICT_COUNTED)
             for (int i = 0; i < n; i++)
                 printf(" ;D%d %s", depths[i].depth, count_format(depths[i].got, false, text));

@@ -81,10 +81,11 @@ static int read_entries(SuiteReader *reader, Entries *entries) {
             malformed++;
             continue;
         }
+        const char *slash = strrchr(reader->name, '/');
         if (record.id[0])
             snprintf(label, sizeof label, "%s", record.id);
         else
-            snprintf(label, sizeof label, "%s:%d", reader->name, line);
+            snprintf(label, sizeof label, "%s:%d", slash ? slash + 1 : reader->name, line);
         add_entry(entries, record.fen, label);
     }
 }
@@ -217,7 +218,7 @@ int cmd_verify(int argc, char **argv) {
             failed += !e->result.pass;
             nodes += e->result.nodes;
             if (!quiet || !e->result.pass)
-                printf("%-5s %-24s %s\n", e->result.pass ? "pass" : "FAIL", e->label, e->fen);
+                printf("%-5s %-28s %s\n", e->result.pass ? "pass" : "FAIL", e->label, e->fen);
             if (!e->result.pass)
                 printf("      %s\n", e->result.detail);
         }

@@ -80,8 +80,8 @@ Test(cli, divide_of_chess960_writes_king_takes_rook) {
 Test(cli, suite_without_files_runs_the_quick_selection) {
     Run run = run_perft("suite", false);
     cr_assert_eq(run.status, 0, "%s", run.out);
-    cr_assert(strstr(run.out, "pass  initial                  D1-D6"), "%s", run.out);
-    cr_assert(strstr(run.out, "pass  kiwipete                 D1-D5"), "%s", run.out);
+    cr_assert(strstr(run.out, "pass  initial                      D1-D6"), "%s", run.out);
+    cr_assert(strstr(run.out, "pass  kiwipete                     D1-D5"), "%s", run.out);
     cr_assert(strstr(run.out, "61 passed, 0 failed"), "%s", run.out);
 }
 
@@ -433,7 +433,7 @@ Test(cli, trace_prints_iterations_root_moves_and_tables) {
 Test(cli, progress_appears_on_a_terminal_only) {
     const char *bin = getenv("PERFTKIT_BIN");
     char command[1024];
-    snprintf(command, sizeof command, "script -qec \"'%s' count -d 7 -t 1 --hash 0\" /dev/null", bin);
+    snprintf(command, sizeof command, "script -qec \"'%s' count -d 9 -t 1 --hash 0 --max-time 1.5\" /dev/null", bin);
     FILE *pipe = popen(command, "r");
     cr_assert(pipe);
     char text[65536];
@@ -441,7 +441,8 @@ Test(cli, progress_appears_on_a_terminal_only) {
     text[n] = '\0';
     pclose(pipe);
     cr_assert(strstr(text, "root moves"), "no progress line on a terminal: %s", text);
-    cr_assert(strstr(text, "perft(7) = 3195901860"), "%s", text);
+    cr_assert(strstr(text, "leaves"), "%s", text);
+    cr_assert(strstr(text, "status: resource exhaustion: time"), "%s", text);
     Run plain = run_perft("count -d 6 -t 1 --hash 0 2>&1 >/dev/null", false);
     cr_assert_str_eq(plain.out, "", "nothing on stderr off a terminal");
 }
