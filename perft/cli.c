@@ -2,6 +2,7 @@
 #include "cli.h"
 
 #include <errno.h>
+#include <getopt.h>
 #include <math.h>
 #include <signal.h>
 #include <stdarg.h>
@@ -36,6 +37,35 @@ bool cli_parse_long(const char *command, const char *option, const char *text, l
     }
     *out = value;
     return true;
+}
+
+void cli_options_start(void) {
+    opterr = 0;
+    optind = 1;
+}
+
+bool cli_position_option(int option, const char *value, PositionOptions *position) {
+    switch (option) {
+    case CLI_OPT_FEN: position->fen = value; return true;
+    case CLI_OPT_STARTPOS: position->startpos = true; return true;
+    case CLI_OPT_CHESS960: position->chess960 = true; return true;
+    case CLI_OPT_MOVES: position->moves = value; return true;
+    default: return false;
+    }
+}
+
+int cli_option_problem(const char *command, int option, char **argv) {
+    if (option == ':')
+        return cli_fail(command, "option '%s' needs a value", argv[optind - 1]);
+    return cli_fail(command, "unknown option '%s' (try perft %s --help)", argv[optind - 1], command);
+}
+
+int cli_finish_options(const char *command, int argc, char **argv, const PositionOptions *position) {
+    if (optind < argc)
+        return cli_fail(command, "unexpected argument '%s' (a FEN must be quoted as one argument)", argv[optind]);
+    if (position && position->startpos && position->fen)
+        return cli_fail(command, "--fen and --startpos both given; choose one");
+    return -1;
 }
 
 bool cli_setup_position(const char *command, const PositionOptions *options, Position *pos) {

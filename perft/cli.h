@@ -32,7 +32,28 @@ typedef struct PositionOptions {
     const char *fen;   /* NULL: the start position */
     const char *moves; /* NULL, or moves to play first, UCI or SAN, blank- or comma-separated */
     bool chess960;
+    bool startpos;     /* --startpos was given */
 } PositionOptions;
+
+/* getopt_long values of the position options, shared by every subcommand. */
+enum { CLI_OPT_FEN = 1000, CLI_OPT_STARTPOS, CLI_OPT_CHESS960, CLI_OPT_MOVES, CLI_OPT_FIRST_FREE };
+#define CLI_POSITION_OPTIONS                                                                            \
+    {"fen", required_argument, NULL, CLI_OPT_FEN}, {"startpos", no_argument, NULL, CLI_OPT_STARTPOS},  \
+        {"chess960", no_argument, NULL, CLI_OPT_CHESS960}, {"moves", required_argument, NULL, CLI_OPT_MOVES}
+
+/* Resets getopt for a subcommand's argv; errors are reported by the callers. */
+void cli_options_start(void);
+
+/* Takes `option` into `position` when it is a position option; false otherwise. */
+bool cli_position_option(int option, const char *value, PositionOptions *position);
+
+/* The message for getopt's ':' (missing value) or '?' (unknown option); returns
+ * EXIT_BAD_INPUT. */
+int cli_option_problem(const char *command, int option, char **argv);
+
+/* After the options: refuses leftover arguments and --fen with --startpos; returns -1
+ * when all is well, else the exit status. */
+int cli_finish_options(const char *command, int argc, char **argv, const PositionOptions *position);
 
 /* Sets up `pos` from the options; on failure prints why and returns false. */
 bool cli_setup_position(const char *command, const PositionOptions *options, Position *pos);

@@ -20,8 +20,8 @@ typedef struct CountOptions {
     bool trace_iterations, trace_roots, trace_tables;
 } CountOptions;
 
-enum { OPT_FEN = 256, OPT_STARTPOS, OPT_CHESS960, OPT_MOVES, OPT_SAN, OPT_HASH, OPT_MAX_TIME, OPT_MAX_NODES,
-       OPT_STATS, OPT_JSON, OPT_WORDS, OPT_TRACE };
+enum { OPT_SAN = CLI_OPT_FIRST_FREE, OPT_HASH, OPT_MAX_TIME, OPT_MAX_NODES, OPT_STATS, OPT_JSON, OPT_WORDS,
+       OPT_TRACE };
 
 #define RUN_OPTIONS_HELP                                                                     \
     "  -t, --threads N        threads (default: every processor, here %d)\n"                   \
@@ -96,9 +96,8 @@ static bool parse_trace(const char *command, const char *text, CountOptions *o) 
 /* Returns -1 to go on, or the exit status to end with. */
 static int parse_options(int argc, char **argv, bool divide, CountOptions *o) {
     static const struct option long_options[] = {
-        {"depth", required_argument, NULL, 'd'},         {"fen", required_argument, NULL, OPT_FEN},
-        {"startpos", no_argument, NULL, OPT_STARTPOS},   {"chess960", no_argument, NULL, OPT_CHESS960},
-        {"moves", required_argument, NULL, OPT_MOVES},   {"quiet", no_argument, NULL, 'q'},
+        CLI_POSITION_OPTIONS,
+        {"depth", required_argument, NULL, 'd'},         {"quiet", no_argument, NULL, 'q'},
         {"san", no_argument, NULL, OPT_SAN},             {"threads", required_argument, NULL, 't'},
         {"hash", required_argument, NULL, OPT_HASH},     {"max-time", required_argument, NULL, OPT_MAX_TIME},
         {"max-nodes", required_argument, NULL, OPT_MAX_NODES}, {"stats", no_argument, NULL, OPT_STATS},
@@ -109,22 +108,18 @@ static int parse_options(int argc, char **argv, bool divide, CountOptions *o) {
     memset(o, 0, sizeof *o);
     o->depth = 5;
     cli_default_run_settings(&o->run);
-    bool startpos = false;
-    opterr = 0;
-    optind = 1;
+    cli_options_start();
     for (;;) {
         int c = getopt_long(argc, argv, ":d:t:qh", long_options, NULL);
         if (c == -1)
             break;
+        if (cli_position_option(c, optarg, &o->position))
+            continue;
         switch (c) {
         case 'd':
             if (!cli_parse_long(command, "depth", optarg, divide ? 1 : 0, PERFT_MAX_DEPTH, &o->depth))
                 return EXIT_BAD_INPUT;
             break;
-        case OPT_FEN: o->position.fen = optarg; break;
-        case OPT_STARTPOS: startpos = true; break;
-        case OPT_CHESS960: o->position.chess960 = true; break;
-        case OPT_MOVES: o->position.moves = optarg; break;
         case OPT_STATS: o->stats = true; break;
         case OPT_JSON: o->json = true; break;
         case OPT_TRACE:
@@ -134,12 +129,12 @@ static int parse_options(int argc, char **argv, bool divide, CountOptions *o) {
         case 'q':
         case OPT_WORDS:
             if (divide)
-                return cli_fail(command, "unknown option '%s' (try perft %s --help)", argv[optind - 1], command);
+                return cli_option_problem(command, '?', argv);
             *(c == 'q' ? &o->quiet : &o->words) = true;
             break;
         case OPT_SAN:
             if (!divide)
-                return cli_fail(command, "unknown option '%s' (try perft %s --help)", argv[optind - 1], command);
+                return cli_option_problem(command, '?', argv);
             o->san = true;
             break;
         case 't':
@@ -153,15 +148,10 @@ static int parse_options(int argc, char **argv, bool divide, CountOptions *o) {
             break;
         }
         case 'h': printf(divide ? divide_help : count_help, driver_available_threads()); return EXIT_OK;
-        case ':': return cli_fail(command, "option '%s' needs a value", argv[optind - 1]);
-        default: return cli_fail(command, "unknown option '%s' (try perft %s --help)", argv[optind - 1], command);
+        default: return cli_option_problem(command, c, argv);
         }
     }
-    if (optind < argc)
-        return cli_fail(command, "unexpected argument '%s' (a FEN must be quoted as one argument)", argv[optind]);
-    if (startpos && o->position.fen)
-        return cli_fail(command, "--fen and --startpos both given; choose one");
-    return -1;
+    return cli_finish_options(command, argc, argv, &o->position);
 }
 
 /* Where trace lines go: stdout, unless stdout carries the JSON document. */

@@ -52,33 +52,28 @@ void stats_print_json_fields(FILE *out, LeafStats *s) {
 }
 
 int cmd_stats(int argc, char **argv) {
-    enum { OPT_FEN = 256, OPT_STARTPOS, OPT_CHESS960, OPT_MOVES, OPT_HASH, OPT_JSON };
+    enum { OPT_HASH = CLI_OPT_FIRST_FREE, OPT_JSON };
     static const struct option long_options[] = {
-        {"depth", required_argument, NULL, 'd'},       {"fen", required_argument, NULL, OPT_FEN},
-        {"startpos", no_argument, NULL, OPT_STARTPOS}, {"chess960", no_argument, NULL, OPT_CHESS960},
-        {"moves", required_argument, NULL, OPT_MOVES}, {"threads", required_argument, NULL, 't'},
+        CLI_POSITION_OPTIONS,                          {"depth", required_argument, NULL, 'd'}, {"threads", required_argument, NULL, 't'},
         {"hash", required_argument, NULL, OPT_HASH},   {"json", no_argument, NULL, OPT_JSON},
         {"help", no_argument, NULL, 'h'},              {NULL, 0, NULL, 0}};
-    PositionOptions position = {NULL, NULL, false};
+    PositionOptions position = {NULL, NULL, false, false};
     RunSettings run;
     cli_default_run_settings(&run);
     long depth = 5;
-    bool json = false, startpos = false;
-    opterr = 0;
-    optind = 1;
+    bool json = false;
+    cli_options_start();
     for (;;) {
         int c = getopt_long(argc, argv, ":d:t:h", long_options, NULL);
         if (c == -1)
             break;
+        if (cli_position_option(c, optarg, &position))
+            continue;
         switch (c) {
         case 'd':
             if (!cli_parse_long("stats", "depth", optarg, 1, STATS_MAX_DEPTH, &depth))
                 return EXIT_BAD_INPUT;
             break;
-        case OPT_FEN: position.fen = optarg; break;
-        case OPT_STARTPOS: startpos = true; break;
-        case OPT_CHESS960: position.chess960 = true; break;
-        case OPT_MOVES: position.moves = optarg; break;
         case OPT_JSON: json = true; break;
         case 't':
         case OPT_HASH:
@@ -86,14 +81,12 @@ int cmd_stats(int argc, char **argv) {
                 return EXIT_BAD_INPUT;
             break;
         case 'h': fputs(stats_help, stdout); return EXIT_OK;
-        case ':': return cli_fail("stats", "option '%s' needs a value", argv[optind - 1]);
-        default: return cli_fail("stats", "unknown option '%s' (try perft stats --help)", argv[optind - 1]);
+        default: return cli_option_problem("stats", c, argv);
         }
     }
-    if (optind < argc)
-        return cli_fail("stats", "unexpected argument '%s' (a FEN must be quoted as one argument)", argv[optind]);
-    if (startpos && position.fen)
-        return cli_fail("stats", "--fen and --startpos both given; choose one");
+    int finished = cli_finish_options("stats", argc, argv, &position);
+    if (finished >= 0)
+        return finished;
     Position pos;
     if (!cli_setup_position("stats", &position, &pos))
         return EXIT_BAD_INPUT;

@@ -370,8 +370,7 @@ static int parse_options(int argc, char **argv, SuiteOptions *o) {
     o->max_nodes = ~(Count)0;
     o->count_depth = 3;
     cli_default_run_settings(&o->run);
-    opterr = 0;
-    optind = 1;
+    cli_options_start();
     for (;;) {
         int c = getopt_long(argc, argv, ":d:t:h", long_options, NULL);
         if (c == -1)
@@ -403,8 +402,7 @@ static int parse_options(int argc, char **argv, SuiteOptions *o) {
             break;
         case OPT_JUNIT: o->junit = optarg; break;
         case 'h': fputs(suite_help, stdout); return EXIT_OK;
-        case ':': return cli_fail("suite", "option '%s' needs a value", argv[optind - 1]);
-        default: return cli_fail("suite", "unknown option '%s' (try perft suite --help)", argv[optind - 1]);
+        default: return cli_option_problem("suite", c, argv);
         }
     }
     return -1;

@@ -23,40 +23,33 @@ static const char unique_help[] =
     "Exit status: 0 counted, 2 bad input or out of memory.\n";
 
 int cmd_unique(int argc, char **argv) {
-    enum { OPT_FEN = 256, OPT_STARTPOS, OPT_CHESS960, OPT_MOVES, OPT_JSON };
+    enum { OPT_JSON = CLI_OPT_FIRST_FREE };
     static const struct option long_options[] = {
-        {"depth", required_argument, NULL, 'd'},       {"fen", required_argument, NULL, OPT_FEN},
-        {"startpos", no_argument, NULL, OPT_STARTPOS}, {"chess960", no_argument, NULL, OPT_CHESS960},
-        {"moves", required_argument, NULL, OPT_MOVES}, {"json", no_argument, NULL, OPT_JSON},
+        CLI_POSITION_OPTIONS,                          {"depth", required_argument, NULL, 'd'}, {"json", no_argument, NULL, OPT_JSON},
         {"help", no_argument, NULL, 'h'},              {NULL, 0, NULL, 0}};
-    PositionOptions position = {NULL, NULL, false};
+    PositionOptions position = {NULL, NULL, false, false};
     long depth = 5;
-    bool json = false, startpos = false;
-    opterr = 0;
-    optind = 1;
+    bool json = false;
+    cli_options_start();
     for (;;) {
         int c = getopt_long(argc, argv, ":d:h", long_options, NULL);
         if (c == -1)
             break;
+        if (cli_position_option(c, optarg, &position))
+            continue;
         switch (c) {
         case 'd':
             if (!cli_parse_long("unique", "depth", optarg, 1, UNIQUE_MAX_DEPTH, &depth))
                 return EXIT_BAD_INPUT;
             break;
-        case OPT_FEN: position.fen = optarg; break;
-        case OPT_STARTPOS: startpos = true; break;
-        case OPT_CHESS960: position.chess960 = true; break;
-        case OPT_MOVES: position.moves = optarg; break;
         case OPT_JSON: json = true; break;
         case 'h': fputs(unique_help, stdout); return EXIT_OK;
-        case ':': return cli_fail("unique", "option '%s' needs a value", argv[optind - 1]);
-        default: return cli_fail("unique", "unknown option '%s' (try perft unique --help)", argv[optind - 1]);
+        default: return cli_option_problem("unique", c, argv);
         }
     }
-    if (optind < argc)
-        return cli_fail("unique", "unexpected argument '%s' (a FEN must be quoted as one argument)", argv[optind]);
-    if (startpos && position.fen)
-        return cli_fail("unique", "--fen and --startpos both given; choose one");
+    int finished = cli_finish_options("unique", argc, argv, &position);
+    if (finished >= 0)
+        return finished;
     Position pos;
     if (!cli_setup_position("unique", &position, &pos))
         return EXIT_BAD_INPUT;

@@ -129,8 +129,7 @@ int cmd_verify(int argc, char **argv) {
     RunSettings run;
     cli_default_run_settings(&run);
     run.hash_mb = 16;
-    opterr = 0;
-    optind = 1;
+    cli_options_start();
     for (;;) {
         int c = getopt_long(argc, argv, ":d:t:qh", long_options, NULL);
         if (c == -1)
@@ -152,8 +151,7 @@ int cmd_verify(int argc, char **argv) {
                 return EXIT_BAD_INPUT;
             break;
         case 'h': fputs(verify_help, stdout); return EXIT_OK;
-        case ':': return cli_fail("verify", "option '%s' needs a value", argv[optind - 1]);
-        default: return cli_fail("verify", "unknown option '%s' (try perft verify --help)", argv[optind - 1]);
+        default: return cli_option_problem("verify", c, argv);
         }
     }
 
