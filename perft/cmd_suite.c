@@ -224,9 +224,9 @@ static void report_malformed(SuiteRun *r, const char *file, int line, const EpdR
 static void run_record(SuiteRun *r, const char *file, int line, const EpdRecord *record) {
     const SuiteOptions *o = r->o;
     Position pos;
-    char error[FEN_ERROR_SIZE + 300], label[96];
-    if (!fen_parse(&pos, record->fen, o->chess960, error, FEN_ERROR_SIZE)) {
-        char reason[FEN_ERROR_SIZE + 300];
+    char error[FEN_ERROR_SIZE], label[96];
+    if (!fen_parse(&pos, record->fen, o->chess960, error, sizeof error)) {
+        char reason[EPD_FEN_SIZE + FEN_ERROR_SIZE + 16];
         snprintf(reason, sizeof reason, "bad FEN '%s': %s", record->fen, error);
         report_malformed(r, file, line, record, reason);
         return;
