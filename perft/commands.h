@@ -9,6 +9,9 @@ int cmd_suite(int argc, char **argv);
 int cmd_stats(int argc, char **argv);
 int cmd_unique(int argc, char **argv);
 int cmd_verify(int argc, char **argv);
+int cmd_uci(int argc, char **argv);
+int cmd_perftree(int argc, char **argv);
+int cmd_check(int argc, char **argv);
 
 /* Statistics tables and rows, shared by `stats` and `divide --stats`. */
 #include <stdio.h>

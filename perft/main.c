@@ -21,6 +21,9 @@ static const Command commands[] = {
     {"stats", cmd_stats, "captures, e.p., castles, promotions, checks, mates at every depth"},
     {"unique", cmd_unique, "distinct positions at every ply"},
     {"verify", cmd_verify, "cross-checks: checking moves, move classes, mirror, hashing, keys, notation"},
+    {"uci", cmd_uci, "a UCI engine for `go perft` on stdin/stdout"},
+    {"perftree", cmd_perftree, "the perftree tool's script interface: DEPTH FEN [MOVES]"},
+    {"check", cmd_check, "another engine's go perft against perftkit, bisected to the first wrong move"},
 };
 enum { COMMAND_NB = sizeof commands / sizeof commands[0] };
 

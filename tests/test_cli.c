@@ -267,8 +267,9 @@ Test(cli, unique_reports_distinct_positions_and_memory) {
 }
 
 Test(cli, every_command_has_help_and_the_binary_a_version) {
-    static const char *const commands[] = {"count", "divide", "suite", "stats", "unique", "verify"};
-    for (int i = 0; i < 6; i++) {
+    static const char *const commands[] = {"count", "divide", "suite", "stats", "unique", "verify", "uci",
+                                           "perftree", "check"};
+    for (int i = 0; i < 9; i++) {
         char args[64];
         snprintf(args, sizeof args, "%s --help", commands[i]);
         Run run = run_perft(args, false);
@@ -453,4 +454,65 @@ Test(cli, run_options_are_checked) {
     assert_bad_input("count --max-time -1", "--max-time '-1' is not a number of seconds above 0");
     assert_bad_input("count --max-nodes lots", "--max-nodes 'lots' is not a whole number");
     assert_bad_input("count --trace it,xx", "--trace: 'xx' is not it, pz or tt");
+}
+
+/* Feeds `input` to `perft uci` and returns what it printed. */
+static Run uci_session(const char *input) {
+    char path[] = "/tmp/perftkit-uci-XXXXXX";
+    int fd = mkstemp(path);
+    cr_assert(fd >= 0);
+    cr_assert_eq(write(fd, input, strlen(input)), (ssize_t)strlen(input));
+    close(fd);
+    char args[256];
+    snprintf(args, sizeof args, "uci < %s", path);
+    Run run = run_perft(args, true);
+    unlink(path);
+    return run;
+}
+
+Test(cli, uci_answers_the_handshake_and_go_perft) {
+    Run run = uci_session("uci\nisready\nposition startpos\ngo perft 3\nposition startpos moves e2e4\ngo perft 2\nquit\n");
+    cr_assert_eq(run.status, 0);
+    cr_assert(strstr(run.out, "id name perftkit "), "%s", run.out);
+    cr_assert(strstr(run.out, "option name UCI_Chess960 type check default false\n"), "%s", run.out);
+    cr_assert(strstr(run.out, "\nuciok\nreadyok\n"), "%s", run.out);
+    cr_assert(strstr(run.out, "a2a3: 380\n"), "%s", run.out);
+    cr_assert(strstr(run.out, "\nNodes searched: 8902\n"), "%s", run.out);
+    cr_assert(strstr(run.out, "\nNodes searched: 600\n"), "Stockfish's divide: e2e4 600 at depth 3: %s", run.out);
+}
+
+Test(cli, uci_chess960_writes_castling_as_king_takes_rook) {
+    Run run = uci_session("setoption name UCI_Chess960 value true\n"
+                          "position fen r1k1r2q/p1ppp1pp/8/8/8/8/P1PPP1PP/R1K1R2Q w KQkq - 0 1\ngo perft 1\n");
+    cr_assert(strstr(run.out, "c1e1: 1\n") && strstr(run.out, "c1a1: 1\n"), "%s", run.out);
+    cr_assert(strstr(run.out, "\nNodes searched: 23\n"), "python-chess's xfen-00, depth 1: %s", run.out);
+}
+
+Test(cli, uci_reports_bad_commands_and_carries_on) {
+    char input[8192];
+    int n = snprintf(input, sizeof input, "position fen 8/8/8 w\ngo perft x\ngo depth 5\nfrobnicate\n"
+                                          "position startpos moves e2e5\nsetoption name Hash value -3\n");
+    memset(input + n, 'x', 6000); /* a very long line */
+    n += 6000;
+    n += snprintf(input + n, sizeof input - (size_t)n, "\n\x01\x02\xff\nposition startpos moves e2e4\ngo perft 1\n"
+                                                       "isready\nquit\n");
+    Run run = uci_session(input);
+    cr_assert_eq(run.status, 0);
+    cr_assert(strstr(run.out, "info string error: bad FEN '8/8/8 w'"), "%s", run.out);
+    cr_assert(strstr(run.out, "info string error: go perft needs a depth 1..32"), "%s", run.out);
+    cr_assert(strstr(run.out, "info string error: perftkit only counts: use 'go perft N'"), "%s", run.out);
+    cr_assert(strstr(run.out, "info string error: unknown command 'frobnicate'"), "%s", run.out);
+    cr_assert(strstr(run.out, "info string error: move 1 'e2e5' is not legal"), "%s", run.out);
+    cr_assert(strstr(run.out, "info string error: Hash is 0..65536 MB, not '-3'"), "%s", run.out);
+    cr_assert(strstr(run.out, "\nNodes searched: 20\n"), "black's 20 replies to e2e4: %s", run.out);
+    cr_assert(strstr(run.out, "readyok\n"), "%s", run.out);
+}
+
+Test(cli, perftree_prints_move_count_lines_and_the_total) {
+    Run run = run_perft("perftree 3 'rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1'", false);
+    cr_assert_eq(run.status, 0);
+    cr_assert(!strncmp(run.out, "a2a3 380\na2a4 420\n", 18), "%s", run.out);
+    cr_assert(strstr(run.out, "h2h4 420\n\n8902\n"), "%s", run.out);
+    run = run_perft("perftree 2 'rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1' 'e2e4'", false);
+    cr_assert(strstr(run.out, "\n\n600\n"), "%s", run.out);
 }
