@@ -103,15 +103,15 @@ static void report_json(Tally *tally, const char *label, int depth, CheckOutcome
     char text[COUNT_TEXT_SIZE];
     printf("%s\n    {\"label\": ", tally->first_json ? "" : ",");
     tally->first_json = false;
-    json_string(stdout, label);
+    report_json_string(stdout, label);
     printf(", \"fen\": ");
-    json_string(stdout, outcome == CHECK_BROKEN || !f->start_fen[0] ? fen : f->start_fen);
+    report_json_string(stdout, outcome == CHECK_BROKEN || !f->start_fen[0] ? fen : f->start_fen);
     printf(", \"depth\": %d, \"status\": \"%s\"", depth, names[outcome]);
     if (outcome == CHECK_AGREE)
         printf(", \"nodes\": \"%s\"", count_format(nodes, false, text));
     if (outcome == CHECK_BROKEN) {
         printf(", \"error\": ");
-        json_string(stdout, error);
+        report_json_string(stdout, error);
     }
     if (outcome == CHECK_DIFFER) {
         printf(", \"failure\": {\"path\": [");
@@ -121,7 +121,7 @@ static void report_json(Tally *tally, const char *label, int depth, CheckOutcome
         for (char *save = NULL, *m = strtok_r(path, " ", &save); m; m = strtok_r(NULL, " ", &save))
             printf("%s\"%s\"", k++ ? ", " : "", m);
         printf("], \"fen\": ");
-        json_string(stdout, f->reached_fen);
+        report_json_string(stdout, f->reached_fen);
         printf(", \"depth\": %d, \"missing\": ", f->depth);
         json_list((char(*)[8])f->missing, f->missing_count);
         printf(", \"extra\": ");
@@ -130,17 +130,17 @@ static void report_json(Tally *tally, const char *label, int depth, CheckOutcome
         json_list((char(*)[8])f->duplicated, f->duplicated_count);
         printf(", \"note\": ");
         if (f->note[0])
-            json_string(stdout, f->note);
+            report_json_string(stdout, f->note);
         else
             printf("null");
         char command[1024];
         snprintf(command, sizeof command, "perft divide -d %d --fen \"%s\"%s%s%s%s", f->depth, f->start_fen,
                  f->path[0] ? " --moves \"" : "", f->path, f->path[0] ? "\"" : "", chess960 ? " --chess960" : "");
         printf(", \"divides\": %d, \"reproduce\": ", f->divides);
-        json_string(stdout, command);
+        report_json_string(stdout, command);
         snprintf(command, sizeof command, "position fen %s%s%s", f->start_fen, f->path[0] ? " moves " : "", f->path);
         printf(", \"engine_commands\": [");
-        json_string(stdout, command);
+        report_json_string(stdout, command);
         printf(", \"go perft %d\"]}", f->depth);
     }
     printf("}");
@@ -285,7 +285,7 @@ int cmd_check(int argc, char **argv) {
         printf("{\n  \"schema\": %d,\n  \"tool\": \"perftkit %s\",\n  \"command\": \"check\",\n  \"engine\": ",
                REPORT_JSON_SCHEMA, PERFTKIT_VERSION);
     if (o.json)
-        json_string(stdout, o.engine);
+        report_json_string(stdout, o.engine);
     if (o.json)
         printf(",\n  \"timeout\": %g,\n  \"positions\": [", o.timeout);
     if (!o.suite && usable) {

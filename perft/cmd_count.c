@@ -180,7 +180,7 @@ static void print_json(const CountOptions *o, const char *command, const Positio
     printf("{\n  \"schema\": %d,\n  \"tool\": \"perftkit %s\",\n  \"command\": \"%s\",\n", REPORT_JSON_SCHEMA,
            PERFTKIT_VERSION, command);
     printf("  \"position\": {\"fen\": ");
-    json_string(stdout, fen_write(pos, fen));
+    report_json_string(stdout, fen_write(pos, fen));
     printf(", \"chess960\": %s},\n  \"depth\": %d,\n", pos->chess960 ? "true" : "false", run->depth);
     printf("  \"options\": {\"threads\": %d, \"hash_mb\": %ld, \"max_time\": ", run->threads, o->run.hash_mb);
     if (o->run.limits.max_seconds > 0)
@@ -335,7 +335,7 @@ static int divide_stats(CountOptions *o, const Position *pos) {
         char fen[FEN_BUFFER_SIZE];
         printf("{\n  \"schema\": %d,\n  \"tool\": \"perftkit %s\",\n  \"command\": \"divide\",\n  \"position\": {\"fen\": ",
                REPORT_JSON_SCHEMA, PERFTKIT_VERSION);
-        json_string(stdout, fen_write(pos, fen));
+        report_json_string(stdout, fen_write(pos, fen));
         printf(", \"chess960\": %s},\n  \"depth\": %ld,\n  \"options\": {\"threads\": %d, \"hash_mb\": %ld},\n",
                pos->chess960 ? "true" : "false", o->depth, threads, o->run.hash_mb);
         printf("  \"status\": \"completed\",\n  \"complete\": true,\n  \"total\": \"%llu\",\n  \"stats\": {",

@@ -99,7 +99,7 @@ int cmd_stats(int argc, char **argv) {
     if (json) {
         printf("{\n  \"schema\": %d,\n  \"tool\": \"perftkit %s\",\n  \"command\": \"stats\",\n  \"position\": "
                "{\"fen\": ", REPORT_JSON_SCHEMA, PERFTKIT_VERSION);
-        json_string(stdout, fen_write(&pos, fen));
+        report_json_string(stdout, fen_write(&pos, fen));
         printf(", \"chess960\": %s},\n  \"options\": {\"threads\": %d, \"hash_mb\": %ld},\n  \"depths\": [",
                pos.chess960 ? "true" : "false", threads, run.hash_mb);
     } else {

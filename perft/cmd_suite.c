@@ -129,23 +129,23 @@ static void print_json_position(SuiteRun *r, const char *label, int line, const 
     char text[COUNT_TEXT_SIZE];
     printf("%s\n    {\"file\": ", r->first_json ? "" : ",");
     r->first_json = false;
-    json_string(stdout, file);
+    report_json_string(stdout, file);
     printf(", \"line\": %d, \"id\": ", line);
     if (record && record->id[0])
-        json_string(stdout, record->id);
+        report_json_string(stdout, record->id);
     else
         printf("null");
     printf(", \"label\": ");
-    json_string(stdout, label);
+    report_json_string(stdout, label);
     printf(", \"fen\": ");
     if (record)
-        json_string(stdout, record->fen);
+        report_json_string(stdout, record->fen);
     else
         printf("null");
     printf(", \"chess960\": %s, \"status\": \"%s\"", chess960 ? "true" : "false", names[verdict]);
     if (error) {
         printf(", \"error\": ");
-        json_string(stdout, error);
+        report_json_string(stdout, error);
     }
     printf(", \"depths\": [");
     for (int i = 0; i < n; i++) {

@@ -62,7 +62,7 @@ int cmd_unique(int argc, char **argv) {
     if (json) {
         printf("{\n  \"schema\": %d,\n  \"tool\": \"perftkit %s\",\n  \"command\": \"unique\",\n  \"position\": "
                "{\"fen\": ", REPORT_JSON_SCHEMA, PERFTKIT_VERSION);
-        json_string(stdout, fen_write(&pos, fen));
+        report_json_string(stdout, fen_write(&pos, fen));
         printf(", \"chess960\": %s},\n  \"plies\": [", pos.chess960 ? "true" : "false");
         for (int ply = 1; ply <= depth; ply++)
             printf("%s\n    {\"ply\": %d, \"positions\": %llu, \"set_bytes\": %zu}", ply > 1 ? "," : "", ply,

@@ -12,6 +12,8 @@ int cmd_verify(int argc, char **argv);
 int cmd_uci(int argc, char **argv);
 int cmd_perftree(int argc, char **argv);
 int cmd_check(int argc, char **argv);
+int cmd_bench(int argc, char **argv);
+int cmd_results(int argc, char **argv);
 
 /* Statistics tables and rows, shared by `stats` and `divide --stats`. */
 #include <stdio.h>

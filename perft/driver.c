@@ -230,12 +230,13 @@ typedef struct CountWork {
     const TableSet *tables;
     unsigned char *rows;
     size_t row;
+    bool full;
 } CountWork;
 
 static void count_unit(void *context, int thread, const Unit *unit, int remaining) {
     CountWork *w = context;
     PerftSearch search = {w->tables, (TableCounters *)(void *)(w->rows + w->row * (size_t)thread), &w->run->stop,
-                          false};
+                          false, w->full};
     Position pos = unit->pos;
     Count nodes = perft_search(&search, &pos, remaining);
     pthread_mutex_lock(&w->run->lock);
@@ -245,8 +246,8 @@ static void count_unit(void *context, int thread, const Unit *unit, int remainin
 
 /* Counts every unit on the driver's threads, booking each as it finishes. */
 static void count_units(Driver *driver, Run *run, const UnitList *units, int remaining, int threads) {
-    CountWork w = {run, driver->tables.memory ? &driver->tables : NULL, NULL,
-                   (sizeof(TableCounters) * (PERFT_MAX_DEPTH + 1) + 63) / 64 * 64};
+    CountWork w = {run, driver->tables.memory && !driver->full ? &driver->tables : NULL, NULL,
+                   (sizeof(TableCounters) * (PERFT_MAX_DEPTH + 1) + 63) / 64 * 64, driver->full};
     w.rows = aligned_alloc(64, w.row * (size_t)threads);
     memset(w.rows, 0, w.row * (size_t)threads);
     driver_for_each_unit(threads, units, remaining, &run->stop, count_unit, &w);

@@ -62,6 +62,7 @@ typedef struct Driver {
     int threads;
     int parallel_depth; /* runs of a smaller depth use one thread (default 5: below, the
                            whole run takes about a millisecond) */
+    bool full;          /* make and unmake every leaf move (perft bench's full mode) */
 } Driver;
 
 /* hash_bytes 0: no tables. threads 0: every processor. */

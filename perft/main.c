@@ -24,6 +24,8 @@ static const Command commands[] = {
     {"uci", cmd_uci, "a UCI engine for `go perft` on stdin/stdout"},
     {"perftree", cmd_perftree, "the perftree tool's script interface: DEPTH FEN [MOVES]"},
     {"check", cmd_check, "another engine's go perft against perftkit, bisected to the first wrong move"},
+    {"bench", cmd_bench, "the fixed benchmark: bulk, full and hashed modes, stored as JSON"},
+    {"results", cmd_results, "stored benchmark results compared: a table and an HTML chart"},
 };
 enum { COMMAND_NB = sizeof commands / sizeof commands[0] };
 

@@ -46,16 +46,32 @@ static Count search(PerftSearch *s, Position *pos, int depth) {
     return nodes;
 }
 
+/* Every move made and unmade, down to the leaves themselves. */
+static uint64_t count_full(Position *pos, int depth) {
+    MoveList list;
+    Undo undo;
+    uint64_t nodes = 0;
+    gen_legal(pos, &list);
+    for (int i = 0; i < list.count; i++) {
+        pos_make_move(pos, list.moves[i], &undo);
+        nodes += depth == 1 ? 1 : count_full(pos, depth - 1);
+        pos_unmake_move(pos, list.moves[i], &undo);
+    }
+    return nodes;
+}
+
 Count perft_search(PerftSearch *s, Position *pos, int depth) {
     if (depth <= 0)
         return 1;
+    if (s->full)
+        return count_full(pos, depth);
     if (depth == 1)
         return (Count)gen_count_legal(pos);
     return search(s, pos, depth);
 }
 
 Count perft_count(Position *pos, int depth) {
-    PerftSearch s = {NULL, NULL, NULL, false};
+    PerftSearch s = {NULL, NULL, NULL, false, false};
     return perft_search(&s, pos, depth);
 }
 

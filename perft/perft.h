@@ -20,6 +20,8 @@ typedef struct PerftSearch {
     TableCounters *counters;        /* [PERFT_MAX_DEPTH + 1], this thread's own; NULL with no tables */
     const atomic_bool *stop;        /* NULL, or a flag that abandons the count when set */
     bool stopped;                   /* the count was abandoned: its result means nothing */
+    bool full;                      /* make and unmake every leaf move: no bulk counting,
+                                       no tables (what an engine's search does) */
 } PerftSearch;
 
 /* perft(depth) of `pos` (0 <= depth <= PERFT_MAX_DEPTH), looking `pos` itself up too;

@@ -49,7 +49,7 @@ int report_move_lines(const Position *root, const RunReport *run, bool san, Move
     return run->root_moves;
 }
 
-void json_string(FILE *out, const char *text) {
+void report_json_string(FILE *out, const char *text) {
     fputc('"', out);
     for (const unsigned char *p = (const unsigned char *)text; *p; p++) {
         if (*p == '"' || *p == '\\')

@@ -35,6 +35,6 @@ typedef struct MoveLine {
 int report_move_lines(const Position *root, const RunReport *run, bool san, MoveLine out[MAX_MOVES]);
 
 /* Writes `text` as a JSON string, quotes included. */
-void json_string(FILE *out, const char *text);
+void report_json_string(FILE *out, const char *text);
 
 #endif

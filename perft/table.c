@@ -50,6 +50,11 @@ void table_set_destroy(TableSet *set) {
     memset(set, 0, sizeof *set);
 }
 
+void table_set_clear(TableSet *set) {
+    if (set->memory)
+        memset(set->memory, 0, set->bytes);
+}
+
 uint64_t table_slots(const Table *t) { return t->buckets ? (t->bucket_mask + 1) * TABLE_BUCKET_ENTRIES : 0; }
 
 uint64_t table_used_slots(const Table *t) {

@@ -64,6 +64,9 @@ typedef struct TableSet {
 bool table_set_create(TableSet *set, size_t bytes, char *error, size_t error_size);
 void table_set_destroy(TableSet *set);
 
+/* Empties every table (for runs that must not profit from earlier ones). */
+void table_set_clear(TableSet *set);
+
 /* The table of remaining depth `depth`, or NULL when it is not hashed (or set is NULL). */
 static inline const Table *table_for(const TableSet *set, int depth) {
     if (!set || depth > TABLE_MAX_DEPTH || !set->by_depth[depth].buckets)

@@ -1,0 +1,96 @@
+/* bench.h — the fixed benchmark: a versioned workload (suites/bench.epd, built in) run
+ * in three modes — bulk (no tables, bulk counting: the raw generator), full (every leaf
+ * move made and unmade: what an engine's search sees) and hashed (the per-ply tables,
+ * emptied before each run) — at 1 thread and at all cores, repeated after a warm-up, every
+ * count checked. Results carry a fingerprint of the machine and the build, and are stored
+ * as JSON (schema 1, written through a temporary file and a rename) for `perft results`
+ * and for baseline comparisons. */
+#ifndef PERFTKIT_BENCH_H
+#define PERFTKIT_BENCH_H
+
+#include <stdio.h>
+
+#include "count.h"
+#include "epd.h"
+
+enum { BENCH_MAX_POSITIONS = 64, BENCH_MODES = 3, BENCH_MAX_REPEAT = 100, BENCH_MAX_SETUPS = 2 * BENCH_MODES };
+
+typedef enum { BENCH_BULK, BENCH_FULL, BENCH_HASHED } BenchMode;
+
+/* "bulk", "full", "hashed". */
+const char *bench_mode_name(BenchMode mode);
+
+typedef struct BenchPosition {
+    char id[EPD_ID_SIZE];
+    char fen[EPD_FEN_SIZE];
+    int depth, full_depth;     /* bulk and hashed depth; full-mode depth */
+    Count nodes, full_nodes;   /* their known counts */
+} BenchPosition;
+
+typedef struct BenchWorkload {
+    char name[64];             /* "bench-v1", from the file's first comment, or the file's name */
+    uint64_t checksum;         /* of the position lines: results compare only under equal ones */
+    int count;
+    BenchPosition positions[BENCH_MAX_POSITIONS];
+} BenchWorkload;
+
+/* Reads a workload: lines of a suite, each listing at least two depths. */
+bool bench_load_workload(BenchWorkload *w, const char *name, const char *const *lines, size_t line_count,
+                         char *error, size_t error_size);
+bool bench_load_workload_file(BenchWorkload *w, const char *path, char *error, size_t error_size);
+
+typedef struct BenchMachine {
+    char name[96];             /* folder under results/: "amd-epyc-2c" */
+    char cpu[128];
+    bool bmi2, avx2, avx512;
+    int cores;
+    long memory_mb;
+    char os[128], kernel[128];
+} BenchMachine;
+
+void bench_machine(BenchMachine *m);
+
+/* One mode at one thread count. */
+typedef struct BenchSetup {
+    BenchMode mode;
+    int threads;
+    Count leaves;                       /* per workload run */
+    int runs;
+    double seconds[BENCH_MAX_REPEAT];   /* whole workload, per timed run */
+    double median_lps, min_lps, max_lps; /* leaves per second */
+} BenchSetup;
+
+typedef struct BenchResult {
+    BenchMachine machine;
+    char date[32];                      /* UTC, ISO 8601 */
+    int repeat;
+    int setup_count;
+    BenchSetup setups[BENCH_MAX_SETUPS];
+    double seconds;                     /* the whole benchmark, warm-up included */
+} BenchResult;
+
+typedef struct BenchOptions {
+    int repeat;                         /* timed runs per setup, after one warm-up */
+    int threads;                        /* the "all cores" thread count */
+    bool modes[BENCH_MODES];
+    size_t hash_bytes;                  /* tables of the hashed mode */
+    bool progress;                      /* a line on stderr per run */
+} BenchOptions;
+
+/* Runs the workload; false, with the reason (a wrong count names position, mode and
+ * depth), when a count is wrong or memory is refused. */
+bool bench_run(const BenchWorkload *w, const BenchOptions *o, BenchResult *r, char *error, size_t error_size);
+
+/* The result as one JSON document (schema in the README). */
+void bench_write_json(FILE *out, const BenchWorkload *w, const BenchResult *r);
+
+/* Writes the JSON to `path` through `path`.tmp.PID and a rename: never half a file. */
+bool bench_save(const char *path, const BenchWorkload *w, const BenchResult *r, char *error, size_t error_size);
+
+/* Compares with a stored result: prints one line per setup both have, and returns how
+ * many are slower than the baseline by more than `max_regression_pct`; -1, with the
+ * reason, when the baseline cannot be read or was measured on another workload. */
+int bench_compare(FILE *out, const BenchWorkload *w, const BenchResult *r, const char *baseline_path,
+                  double max_regression_pct, char *error, size_t error_size);
+
+#endif
