@@ -22,8 +22,7 @@ const char *bench_mode_name(BenchMode mode) {
     return names[mode];
 }
 
-static bool fail(char *error, size_t size, const char *format, ...) __attribute__((format(printf, 3, 4)));
-static bool fail(char *error, size_t size, const char *format, ...) {
+bool bench_error(char *error, size_t size, const char *format, ...) {
     va_list args;
     va_start(args, format);
     vsnprintf(error, size, format, args);
@@ -46,12 +45,13 @@ static bool load(BenchWorkload *w, SuiteReader *reader, char *error, size_t size
     SuiteItem item;
     while ((item = suite_next(reader, &record, &line, why, sizeof why)) != SUITE_END) {
         if (item == SUITE_MALFORMED)
-            return fail(error, size, "workload %s:%d: %s", reader->name, reader->line_number, why);
+            return bench_error(error, size, "workload %s:%d: %s", reader->name, reader->line_number, why);
         if (record.expectation_count < 2)
-            return fail(error, size, "workload %s:%d: a position needs two depths with counts (full mode counts the "
-                        "lower)", reader->name, line);
+            return bench_error(error, size,
+                               "workload %s:%d: a position needs two depths with counts (full mode counts the lower)",
+                               reader->name, line);
         if (w->count == BENCH_MAX_POSITIONS)
-            return fail(error, size, "workload %s: more than %d positions", reader->name, BENCH_MAX_POSITIONS);
+            return bench_error(error, size, "workload %s: more than %d positions", reader->name, BENCH_MAX_POSITIONS);
         BenchPosition *p = &w->positions[w->count++];
         const EpdExpectation *deep = &record.expect[record.expectation_count - 1], *full = deep - 1;
         snprintf(p->id, sizeof p->id, "%s", record.id[0] ? record.id : "position");
@@ -65,7 +65,7 @@ static bool load(BenchWorkload *w, SuiteReader *reader, char *error, size_t size
                             count_format(p->full_nodes, false, text));
     }
     if (w->count == 0)
-        return fail(error, size, "workload %s holds no position", reader->name);
+        return bench_error(error, size, "workload %s holds no position", reader->name);
     return true;
 }
 
@@ -100,7 +100,7 @@ bool bench_load_workload_file(BenchWorkload *w, const char *path, char *error, s
         first[0] = '\0';
     if (fseek(reader.file, 0, SEEK_SET) != 0) {
         suite_close(&reader);
-        return fail(error, size, "workload '%s' must be a regular file (it is read twice)", path);
+        return bench_error(error, size, "workload '%s' must be a regular file (it is read twice)", path);
     }
     name_workload(w, first, slash ? slash + 1 : path);
     bool ok = load(w, &reader, error, size);
@@ -185,9 +185,9 @@ static double run_workload(const BenchWorkload *w, const BenchSetup *s, Driver *
         driver_run(driver, &pos, depth, NULL, NULL, &report);
         if (report.total != expected) {
             char a[COUNT_TEXT_SIZE], b[COUNT_TEXT_SIZE];
-            fail(error, size, "wrong count for %s in %s mode on %d threads at depth %d: expected %s, got %s", p->id,
-                 bench_mode_name(s->mode), s->threads, depth, count_format(expected, false, a),
-                 count_format(report.total, false, b));
+            bench_error(error, size, "wrong count for %s in %s mode on %d threads at depth %d: expected %s, got %s",
+                        p->id, bench_mode_name(s->mode), s->threads, depth, count_format(expected, false, a),
+                        count_format(report.total, false, b));
             return -1;
         }
     }
@@ -307,13 +307,13 @@ bool bench_save(const char *path, const BenchWorkload *w, const BenchResult *r, 
     snprintf(temporary, sizeof temporary, "%s.tmp.%ld", path, (long)getpid());
     FILE *f = fopen(temporary, "w");
     if (!f)
-        return fail(error, size, "cannot write '%s': %s", temporary, strerror(errno));
+        return bench_error(error, size, "cannot write '%s': %s", temporary, strerror(errno));
     bench_write_json(f, w, r);
     bool written = !ferror(f) && fflush(f) == 0 && fsync(fileno(f)) == 0;
     if (fclose(f) != 0 || !written || rename(temporary, path) != 0) {
         int e = errno;
         unlink(temporary);
-        return fail(error, size, "cannot write '%s': %s", path, strerror(e));
+        return bench_error(error, size, "cannot write '%s': %s", path, strerror(e));
     }
     return true;
 }
@@ -323,7 +323,7 @@ int bench_compare(FILE *out, const BenchWorkload *w, const BenchResult *r, const
     json_error_t why;
     json_t *base = json_load_file(baseline_path, 0, &why);
     if (!base) {
-        fail(error, size, "cannot read baseline '%s': %s (line %d)", baseline_path, why.text, why.line);
+        bench_error(error, size, "cannot read baseline '%s': %s (line %d)", baseline_path, why.text, why.line);
         return -1;
     }
     json_t *workload = json_object_get(base, "workload");
@@ -333,12 +333,12 @@ int bench_compare(FILE *out, const BenchWorkload *w, const BenchResult *r, const
     snprintf(mine, sizeof mine, "%016llx", (unsigned long long)w->checksum);
     if (!json_is_array(json_object_get(base, "setups")) || !name || !checksum) {
         json_decref(base);
-        fail(error, size, "baseline '%s' is not a perft bench result", baseline_path);
+        bench_error(error, size, "baseline '%s' is not a perft bench result", baseline_path);
         return -1;
     }
     if (strcmp(checksum, mine)) {
-        fail(error, size, "baseline '%s' was measured on workload %s (%s), this run on %s (%s): not comparable",
-             baseline_path, name, checksum, w->name, mine);
+        bench_error(error, size, "baseline '%s' was measured on workload %s (%s), this run on %s (%s): not comparable",
+                    baseline_path, name, checksum, w->name, mine);
         json_decref(base);
         return -1;
     }
@@ -366,7 +366,7 @@ int bench_compare(FILE *out, const BenchWorkload *w, const BenchResult *r, const
     }
     json_decref(base);
     if (!compared) {
-        fail(error, size, "baseline '%s' has no mode and thread count in common with this run", baseline_path);
+        bench_error(error, size, "baseline '%s' has no mode and thread count in common with this run", baseline_path);
         return -1;
     }
     return regressions;

@@ -20,6 +20,10 @@ typedef enum { BENCH_BULK, BENCH_FULL, BENCH_HASHED } BenchMode;
 /* "bulk", "full", "hashed". */
 const char *bench_mode_name(BenchMode mode);
 
+/* Writes the formatted message into `error` and returns false: how bench and results
+ * report a failure. */
+bool bench_error(char *error, size_t size, const char *format, ...) __attribute__((format(printf, 3, 4)));
+
 typedef struct BenchPosition {
     char id[EPD_ID_SIZE];
     char fen[EPD_FEN_SIZE];

@@ -7,7 +7,6 @@
 #include "check.h"
 #include "cli.h"
 #include "commands.h"
-#include "config.h"
 #include "report.h"
 #include "suite.h"
 
@@ -281,13 +280,12 @@ int cmd_check(int argc, char **argv) {
     Engine *engine = calloc(1, sizeof *engine);
     Tally tally = {0, 0, 0, true};
     bool running = false, usable = engine != NULL;
-    if (o.json)
-        printf("{\n  \"schema\": %d,\n  \"tool\": \"perftkit %s\",\n  \"command\": \"check\",\n  \"engine\": ",
-               REPORT_JSON_SCHEMA, PERFTKIT_VERSION);
-    if (o.json)
+    if (o.json) {
+        report_json_open(stdout, "check");
+        printf("  \"engine\": ");
         report_json_string(stdout, o.engine);
-    if (o.json)
         printf(",\n  \"timeout\": %g,\n  \"positions\": [", o.timeout);
+    }
     if (!o.suite && usable) {
         char fen[FEN_BUFFER_SIZE];
         usable = check_one(&o, engine, &running, &driver, &tally, "position", fen_write(&start, fen), start.chess960,

@@ -7,7 +7,6 @@
 
 #include "cli.h"
 #include "commands.h"
-#include "config.h"
 #include "driver.h"
 #include "report.h"
 #include "stats.h"
@@ -172,16 +171,14 @@ static void trace_root(void *context, const Position *root, const RootCount *don
 
 static void print_json(const CountOptions *o, const char *command, const Position *pos, const Driver *driver,
                        const RunReport *run, const RunReport *iterations, int iteration_count) {
-    char fen[FEN_BUFFER_SIZE], text[COUNT_TEXT_SIZE];
+    char text[COUNT_TEXT_SIZE];
     MoveLine lines[MAX_MOVES];
     PlyStats stats[PERFT_MAX_DEPTH];
     int n = report_move_lines(pos, run, false, lines);
     int plies = report_ply_stats(driver->tables.memory ? &driver->tables : NULL, run, stats);
-    printf("{\n  \"schema\": %d,\n  \"tool\": \"perftkit %s\",\n  \"command\": \"%s\",\n", REPORT_JSON_SCHEMA,
-           PERFTKIT_VERSION, command);
-    printf("  \"position\": {\"fen\": ");
-    report_json_string(stdout, fen_write(pos, fen));
-    printf(", \"chess960\": %s},\n  \"depth\": %d,\n", pos->chess960 ? "true" : "false", run->depth);
+    report_json_open(stdout, command);
+    report_json_position(stdout, pos);
+    printf(",\n  \"depth\": %d,\n", run->depth);
     printf("  \"options\": {\"threads\": %d, \"hash_mb\": %ld, \"max_time\": ", run->threads, o->run.hash_mb);
     if (o->run.limits.max_seconds > 0)
         printf("%g", o->run.limits.max_seconds);
@@ -332,12 +329,10 @@ static int divide_stats(CountOptions *o, const Position *pos) {
     PlyStats plies[STATS_MAX_DEPTH];
     int ply_count = stats_ply_stats(tables, (int)o->depth, counters, plies);
     if (o->json) {
-        char fen[FEN_BUFFER_SIZE];
-        printf("{\n  \"schema\": %d,\n  \"tool\": \"perftkit %s\",\n  \"command\": \"divide\",\n  \"position\": {\"fen\": ",
-               REPORT_JSON_SCHEMA, PERFTKIT_VERSION);
-        report_json_string(stdout, fen_write(pos, fen));
-        printf(", \"chess960\": %s},\n  \"depth\": %ld,\n  \"options\": {\"threads\": %d, \"hash_mb\": %ld},\n",
-               pos->chess960 ? "true" : "false", o->depth, threads, o->run.hash_mb);
+        report_json_open(stdout, "divide");
+        report_json_position(stdout, pos);
+        printf(",\n  \"depth\": %ld,\n  \"options\": {\"threads\": %d, \"hash_mb\": %ld},\n", o->depth, threads,
+               o->run.hash_mb);
         printf("  \"status\": \"completed\",\n  \"complete\": true,\n  \"total\": \"%llu\",\n  \"stats\": {",
                (unsigned long long)total.field[STAT_NODES]);
         stats_print_json_fields(stdout, &total);

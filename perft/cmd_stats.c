@@ -5,7 +5,6 @@
 
 #include "cli.h"
 #include "commands.h"
-#include "config.h"
 #include "report.h"
 #include "stats.h"
 
@@ -95,13 +94,10 @@ int cmd_stats(int argc, char **argv) {
     if (!cli_create_stats_tables("stats", &run, (int)depth, &tables, &threads))
         return EXIT_BAD_INPUT;
 
-    char fen[FEN_BUFFER_SIZE];
     if (json) {
-        printf("{\n  \"schema\": %d,\n  \"tool\": \"perftkit %s\",\n  \"command\": \"stats\",\n  \"position\": "
-               "{\"fen\": ", REPORT_JSON_SCHEMA, PERFTKIT_VERSION);
-        report_json_string(stdout, fen_write(&pos, fen));
-        printf(", \"chess960\": %s},\n  \"options\": {\"threads\": %d, \"hash_mb\": %ld},\n  \"depths\": [",
-               pos.chess960 ? "true" : "false", threads, run.hash_mb);
+        report_json_open(stdout, "stats");
+        report_json_position(stdout, &pos);
+        printf(",\n  \"options\": {\"threads\": %d, \"hash_mb\": %ld},\n  \"depths\": [", threads, run.hash_mb);
     } else {
         stats_print_header(stdout, "depth");
     }

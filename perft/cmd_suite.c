@@ -11,7 +11,6 @@
 
 #include "cli.h"
 #include "commands.h"
-#include "config.h"
 #include "quick_suite.h"
 #include "report.h"
 #include "suite.h"
@@ -395,11 +394,13 @@ static int parse_options(int argc, char **argv, SuiteOptions *o) {
                 return EXIT_BAD_INPUT;
             break;
         case OPT_JSON:
-        case OPT_TAP:
-            if (o->output != OUTPUT_TEXT)
+        case OPT_TAP: {
+            Output wanted = c == OPT_JSON ? OUTPUT_JSON : OUTPUT_TAP;
+            if (o->output != OUTPUT_TEXT && o->output != wanted)
                 return cli_fail("suite", "--json and --tap both given; choose one");
-            o->output = c == OPT_JSON ? OUTPUT_JSON : OUTPUT_TAP;
+            o->output = wanted;
             break;
+        }
         case OPT_JUNIT: o->junit = optarg; break;
         case 'h': fputs(suite_help, stdout); return EXIT_OK;
         default: return cli_option_problem("suite", c, argv);
@@ -437,9 +438,9 @@ int cmd_suite(int argc, char **argv) {
     if (o.output == OUTPUT_TAP)
         printf("TAP version 13\n");
     if (o.output == OUTPUT_JSON) {
-        printf("{\n  \"schema\": %d,\n  \"tool\": \"perftkit %s\",\n  \"command\": \"suite\",\n  \"options\": {"
-               "\"threads\": %d, \"hash_mb\": %ld, \"max_depth\": %ld, \"max_nodes\": ",
-               REPORT_JSON_SCHEMA, PERFTKIT_VERSION, r.driver.threads, o.run.hash_mb, o.max_depth);
+        report_json_open(stdout, "suite");
+        printf("  \"options\": {\"threads\": %d, \"hash_mb\": %ld, \"max_depth\": %ld, \"max_nodes\": ",
+               r.driver.threads, o.run.hash_mb, o.max_depth);
         char text[COUNT_TEXT_SIZE];
         if (o.max_nodes == ~(Count)0)
             printf("null");

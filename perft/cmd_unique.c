@@ -4,7 +4,6 @@
 
 #include "cli.h"
 #include "commands.h"
-#include "config.h"
 #include "report.h"
 #include "unique.h"
 
@@ -54,16 +53,15 @@ int cmd_unique(int argc, char **argv) {
     if (!cli_setup_position("unique", &position, &pos))
         return EXIT_BAD_INPUT;
     UniqueReport report;
-    char error[160], fen[FEN_BUFFER_SIZE];
+    char error[160];
     double start = cli_now();
     if (!unique_count(&pos, (int)depth, &report, error, sizeof error))
         return cli_fail("unique", "-d %ld: %s", depth, error);
     double seconds = cli_now() - start;
     if (json) {
-        printf("{\n  \"schema\": %d,\n  \"tool\": \"perftkit %s\",\n  \"command\": \"unique\",\n  \"position\": "
-               "{\"fen\": ", REPORT_JSON_SCHEMA, PERFTKIT_VERSION);
-        report_json_string(stdout, fen_write(&pos, fen));
-        printf(", \"chess960\": %s},\n  \"plies\": [", pos.chess960 ? "true" : "false");
+        report_json_open(stdout, "unique");
+        report_json_position(stdout, &pos);
+        printf(",\n  \"plies\": [");
         for (int ply = 1; ply <= depth; ply++)
             printf("%s\n    {\"ply\": %d, \"positions\": %llu, \"set_bytes\": %zu}", ply > 1 ? "," : "", ply,
                    (unsigned long long)report.positions[ply], report.bytes[ply]);

@@ -4,6 +4,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "config.h"
+
 int report_ply_stats(const TableSet *tables, const RunReport *run, PlyStats out[PERFT_MAX_DEPTH]) {
     int n = 0;
     for (int ply = 1; ply <= run->depth - 2; ply++) {
@@ -47,6 +49,20 @@ int report_move_lines(const Position *root, const RunReport *run, bool san, Move
     }
     qsort(out, (size_t)run->root_moves, sizeof out[0], compare_lines);
     return run->root_moves;
+}
+
+void report_json_open(FILE *out, const char *command) {
+    fprintf(out, "{\n  \"schema\": %d,\n  \"tool\": \"perftkit %s\",\n  \"command\": ", REPORT_JSON_SCHEMA,
+            PERFTKIT_VERSION);
+    report_json_string(out, command);
+    fputs(",\n", out);
+}
+
+void report_json_position(FILE *out, const Position *pos) {
+    char fen[FEN_BUFFER_SIZE];
+    fputs("  \"position\": {\"fen\": ", out);
+    report_json_string(out, fen_write(pos, fen));
+    fprintf(out, ", \"chess960\": %s}", pos->chess960 ? "true" : "false");
 }
 
 void report_json_string(FILE *out, const char *text) {

@@ -37,4 +37,11 @@ int report_move_lines(const Position *root, const RunReport *run, bool san, Move
 /* Writes `text` as a JSON string, quotes included. */
 void report_json_string(FILE *out, const char *text);
 
+/* Opens a command's JSON document: schema, tool and command members, each on a line
+ * ending in a comma. */
+void report_json_open(FILE *out, const char *command);
+
+/* Writes the member `"position": {"fen": ..., "chess960": ...}`, no comma or newline. */
+void report_json_position(FILE *out, const Position *pos);
+
 #endif

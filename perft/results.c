@@ -6,20 +6,10 @@
 #include <dirent.h>
 #include <errno.h>
 #include <jansson.h>
-#include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
-
-static bool fail(char *error, size_t size, const char *format, ...) __attribute__((format(printf, 3, 4)));
-static bool fail(char *error, size_t size, const char *format, ...) {
-    va_list args;
-    va_start(args, format);
-    vsnprintf(error, size, format, args);
-    va_end(args);
-    return false;
-}
 
 static void copy_string(char *out, size_t size, json_t *value) {
     snprintf(out, size, "%s", json_is_string(value) ? json_string_value(value) : "?");
@@ -115,7 +105,7 @@ bool results_load(const char *dir, ResultSet *set, FILE *warnings, char *error, 
     memset(set, 0, sizeof *set);
     DIR *d = opendir(dir);
     if (!d)
-        return fail(error, size, "cannot read '%s': %s", dir, strerror(errno));
+        return bench_error(error, size, "cannot read '%s': %s", dir, strerror(errno));
     closedir(d);
     walk(dir, set, warnings);
     if (set->count)
@@ -322,12 +312,12 @@ bool results_write_html(const char *path, const ResultSet *set, int reference, c
     snprintf(temporary, sizeof temporary, "%s.tmp.%ld", path, (long)getpid());
     FILE *f = fopen(temporary, "w");
     if (!f)
-        return fail(error, size, "cannot write '%s': %s", path, strerror(errno));
+        return bench_error(error, size, "cannot write '%s': %s", path, strerror(errno));
     write_page(f, set, reference);
     if (fclose(f) != 0 || rename(temporary, path) != 0) {
         int e = errno;
         unlink(temporary);
-        return fail(error, size, "cannot write '%s': %s", path, strerror(e));
+        return bench_error(error, size, "cannot write '%s': %s", path, strerror(e));
     }
     return true;
 }

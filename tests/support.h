@@ -1,12 +1,15 @@
-/* support.h — what the test files share: start-up, positions from FEN, and the
- * location of the suites. Small static helpers only. */
+/* support.h — what the test files share: start-up, positions from FEN, the location
+ * of the suites, and running a shell command. Small static helpers only. */
 #ifndef PERFTKIT_TEST_SUPPORT_H
 #define PERFTKIT_TEST_SUPPORT_H
 
 #include <criterion/criterion.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+
+#include <sys/wait.h>
 
 #include "core.h"
 
@@ -32,6 +35,32 @@ static const char *suite_path(const char *name, char *out, size_t size) {
 static unsigned long long env_number(const char *name, unsigned long long fallback) {
     const char *text = getenv(name);
     return text && *text ? strtoull(text, NULL, 10) : fallback;
+}
+
+/* What a shell command printed (stdout, truncated to fit) and its exit status. */
+typedef struct Run {
+    int status;
+    char out[1 << 17];
+} Run;
+
+/* Runs the printf-formatted shell command; -1 status when it did not exit normally.
+ * Built in static storage, as the buffer is too big for every caller's frame twice. */
+static Run run_command(const char *format, ...) __attribute__((format(printf, 1, 2)));
+static Run run_command(const char *format, ...) {
+    char command[8192];
+    va_list args;
+    va_start(args, format);
+    int length = vsnprintf(command, sizeof command, format, args);
+    va_end(args);
+    cr_assert(length >= 0 && (size_t)length < sizeof command, "command too long: %s", command);
+    FILE *pipe = popen(command, "r");
+    cr_assert(pipe, "cannot run: %s", command);
+    static Run run;
+    size_t n = fread(run.out, 1, sizeof run.out - 1, pipe);
+    run.out[n] = '\0';
+    int status = pclose(pipe);
+    run.status = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+    return run;
 }
 
 #endif

@@ -15,28 +15,6 @@
 
 TestSuite(bench, .init = core_setup, .timeout = 900);
 
-typedef struct Run {
-    int status;
-    char out[1 << 16];
-} Run;
-
-static Run run_shell(const char *format, ...) __attribute__((format(printf, 1, 2)));
-static Run run_shell(const char *format, ...) {
-    char command[8192];
-    va_list args;
-    va_start(args, format);
-    vsnprintf(command, sizeof command, format, args);
-    va_end(args);
-    FILE *pipe = popen(command, "r");
-    cr_assert(pipe);
-    static Run run;
-    size_t n = fread(run.out, 1, sizeof run.out - 1, pipe);
-    run.out[n] = '\0';
-    int status = pclose(pipe);
-    run.status = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
-    return run;
-}
-
 /* A workload of two positions with known counts (roce_perftsuite.epd, CPW Kiwipete):
  * about 4 million leaves, milliseconds, so that timing jitter stays small. */
 static const char *tiny_workload(char *path) {
@@ -99,7 +77,7 @@ Test(bench, the_built_in_workload_has_its_counts_right) {
 
 Test(bench, a_run_stores_one_whole_json_result) {
     char workload[64], dir[64], file[2048];
-    Run run = run_shell("'%s' bench --workload %s --repeat 2 --json --results %s --machine testbox -q 2>&1",
+    Run run = run_command("'%s' bench --workload %s --repeat 2 --json --results %s --machine testbox -q 2>&1",
                         getenv("PERFTKIT_BIN"), tiny_workload(workload), temporary_folder(dir));
     cr_assert_eq(run.status, 0, "%s", run.out);
     cr_assert(strstr(run.out, "workload tiny (2 positions)"), "%s", run.out);
@@ -142,7 +120,7 @@ Test(bench, a_wrong_count_fails_the_benchmark) {
     int fd = mkstemp(path);
     dprintf(fd, "4k3/8/8/8/8/8/8/4K2R w K - 0 1 ;id planted ;D3 1197 ;D4 7060\n");
     close(fd);
-    Run run = run_shell("'%s' bench --workload %s --repeat 1 -q 2>&1", getenv("PERFTKIT_BIN"), path);
+    Run run = run_command("'%s' bench --workload %s --repeat 1 -q 2>&1", getenv("PERFTKIT_BIN"), path);
     unlink(path);
     cr_assert_eq(run.status, 1, "%s", run.out);
     cr_assert(strstr(run.out, "wrong count for planted in bulk mode on 1 threads at depth 4: expected 7060, got 7059"),
@@ -167,7 +145,7 @@ static void planted_baseline(const char *from, const char *out, double factor) {
 Test(bench, the_baseline_check_fails_on_a_planted_slowdown) {
     char workload[64], dir[64], file[2048], fast[2100], slow[2100];
     const char *bin = getenv("PERFTKIT_BIN");
-    Run run = run_shell("'%s' bench --workload %s --repeat 3 --modes bulk -t 1 --json --results %s --machine box -q",
+    Run run = run_command("'%s' bench --workload %s --repeat 3 --modes bulk -t 1 --json --results %s --machine box -q",
                         bin, tiny_workload(workload), temporary_folder(dir));
     cr_assert_eq(run.status, 0, "%s", run.out);
     stored_result(dir, "box", file, sizeof file);
@@ -177,11 +155,11 @@ Test(bench, the_baseline_check_fails_on_a_planted_slowdown) {
     snprintf(slow, sizeof slow, "%s/hundred-times-slower.json", dir);
     planted_baseline(file, fast, 100);
     planted_baseline(file, slow, 0.01);
-    run = run_shell("'%s' bench --workload %s --repeat 3 --modes bulk -t 1 --baseline %s --max-regression 10 -q", bin,
+    run = run_command("'%s' bench --workload %s --repeat 3 --modes bulk -t 1 --baseline %s --max-regression 10 -q", bin,
                     workload, fast);
     cr_assert_eq(run.status, 1, "a baseline a hundred times faster must fail the check: %s", run.out);
     cr_assert(strstr(run.out, "REGRESSION (more than 10% slower)"), "%s", run.out);
-    run = run_shell("'%s' bench --workload %s --repeat 3 --modes bulk -t 1 --baseline %s --max-regression 10 -q", bin,
+    run = run_command("'%s' bench --workload %s --repeat 3 --modes bulk -t 1 --baseline %s --max-regression 10 -q", bin,
                     workload, slow);
     cr_assert_eq(run.status, 0, "a baseline a hundred times slower must pass: %s", run.out);
     cr_assert_null(strstr(run.out, "REGRESSION"), "%s", run.out);
@@ -190,14 +168,14 @@ Test(bench, the_baseline_check_fails_on_a_planted_slowdown) {
     int fd = mkstemp(other);
     dprintf(fd, "4k3/8/8/8/8/8/8/R3K3 w Q - 0 1 ;D2 71 ;D3 1287\n");
     close(fd);
-    run = run_shell("'%s' bench --modes bulk -t 1 --repeat 1 -q --workload %s --baseline %s 2>&1", bin, other, fast);
+    run = run_command("'%s' bench --modes bulk -t 1 --repeat 1 -q --workload %s --baseline %s 2>&1", bin, other, fast);
     unlink(other);
     cr_assert_eq(run.status, 2, "%s", run.out);
     cr_assert(strstr(run.out, "not comparable"), "%s", run.out);
 }
 
 Test(bench, refuses_an_unwritable_results_folder_before_running) {
-    Run run = run_shell("'%s' bench --json --results /proc/perftkit-nope 2>&1", getenv("PERFTKIT_BIN"));
+    Run run = run_command("'%s' bench --json --results /proc/perftkit-nope 2>&1", getenv("PERFTKIT_BIN"));
     cr_assert_eq(run.status, 2, "%s", run.out);
     cr_assert(strstr(run.out, "cannot write results under '/proc/perftkit-nope'"), "%s", run.out);
     cr_assert_null(strstr(run.out, "bulk"), "nothing ran: %s", run.out);
@@ -210,7 +188,7 @@ static void stored_results(char *dir) {
     temporary_folder(dir);
     tiny_workload(workload);
     for (int i = 0; i < 2; i++) {
-        Run run = run_shell("'%s' bench --workload %s --repeat 1 --json --results %s --machine %s -q", bin, workload,
+        Run run = run_command("'%s' bench --workload %s --repeat 1 --json --results %s --machine %s -q", bin, workload,
                             dir, i ? "beta" : "alpha");
         cr_assert_eq(run.status, 0, "%s", run.out);
     }
@@ -228,7 +206,7 @@ static void stored_results(char *dir) {
 Test(bench, results_compare_stored_runs_and_write_the_page) {
     char dir[64];
     stored_results(dir);
-    Run run = run_shell("'%s' results %s --reference alpha 2>&1", getenv("PERFTKIT_BIN"), dir);
+    Run run = run_command("'%s' results %s --reference alpha 2>&1", getenv("PERFTKIT_BIN"), dir);
     cr_assert_eq(run.status, 0, "%s", run.out);
     cr_assert(strstr(run.out, "2 results under"), "%s", run.out);
     cr_assert(strstr(run.out, "1 other JSON file passed over"), "%s", run.out);
@@ -248,7 +226,7 @@ Test(bench, results_compare_stored_runs_and_write_the_page) {
     for (const char *p = html; (p = strstr(p, "<rect class=\"bar\"")); p++)
         bars++;
     cr_assert_eq(bars, 12, "two results, six setups each");
-    run = run_shell("'%s' results %s --reference nobody 2>&1", getenv("PERFTKIT_BIN"), dir);
+    run = run_command("'%s' results %s --reference nobody 2>&1", getenv("PERFTKIT_BIN"), dir);
     cr_assert(run.status == 2 && strstr(run.out, "no result of machine 'nobody'"), "%s", run.out);
 }
 
@@ -259,10 +237,10 @@ Test(bench, the_page_draws_one_bar_per_result_and_setup_in_a_browser) {
                      "not checked in a browser");
     char dir[64];
     stored_results(dir);
-    Run run = run_shell("'%s' results %s", getenv("PERFTKIT_BIN"), dir);
+    Run run = run_command("'%s' results %s", getenv("PERFTKIT_BIN"), dir);
     cr_assert_eq(run.status, 0, "%s", run.out);
     /* The page's one line of script records how many bars the browser rendered. */
-    run = run_shell("timeout 120 %s --headless --no-sandbox --disable-gpu --disable-quic --no-first-run "
+    run = run_command("timeout 120 %s --headless --no-sandbox --disable-gpu --disable-quic --no-first-run "
                     "--disable-background-networking --disable-component-update --disable-sync "
                     "--user-data-dir=%s/profile --dump-dom file://%s/index.html 2>/dev/null",
                     chromium, dir, dir);
@@ -275,7 +253,7 @@ Test(bench, hyperfine_exports_json_and_markdown) {
     if (system("command -v hyperfine >/dev/null") != 0)
         cr_skip_test("hyperfine is not installed (apt-get install hyperfine; scripts/setup.sh does)");
     char workload[64], dir[64];
-    Run run = run_shell("'%s' --runs 2 --results %s --workload %s '%s' 2>&1", getenv("PERFTKIT_HYPERFINE_SCRIPT"),
+    Run run = run_command("'%s' --runs 2 --results %s --workload %s '%s' 2>&1", getenv("PERFTKIT_HYPERFINE_SCRIPT"),
                         temporary_folder(dir), tiny_workload(workload), getenv("PERFTKIT_BIN"));
     cr_assert_eq(run.status, 0, "%s", run.out);
     char *json = strstr(run.out, "hyperfine results: ");

@@ -12,28 +12,6 @@
 
 TestSuite(check, .init = core_setup, .timeout = 600);
 
-typedef struct Run {
-    int status;
-    char out[1 << 17];
-} Run;
-
-static Run run_command(const char *format, ...) __attribute__((format(printf, 1, 2)));
-static Run run_command(const char *format, ...) {
-    char command[4096];
-    va_list args;
-    va_start(args, format);
-    vsnprintf(command, sizeof command, format, args);
-    va_end(args);
-    FILE *pipe = popen(command, "r");
-    cr_assert(pipe);
-    static Run run;
-    size_t n = fread(run.out, 1, sizeof run.out - 1, pipe);
-    run.out[n] = '\0';
-    int status = pclose(pipe);
-    run.status = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
-    return run;
-}
-
 static const char *perft_bin(void) { return getenv("PERFTKIT_BIN"); }
 static const char *faulty(void) { return getenv("PERFTKIT_FAULTY_ENGINE"); }
 

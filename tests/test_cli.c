@@ -10,25 +10,11 @@
 #include <time.h>
 #include <unistd.h>
 
-typedef struct Run {
-    int status;
-    char out[65536];
-} Run;
-
 /* Runs `perft ARGS` through the shell; `out` gets stdout (and stderr with merge). */
 static Run run_perft(const char *args, bool merge_stderr) {
     const char *bin = getenv("PERFTKIT_BIN");
     cr_assert(bin, "PERFTKIT_BIN is not set (run the tests through meson test)");
-    char command[4096];
-    snprintf(command, sizeof command, "'%s' %s %s", bin, args, merge_stderr ? "2>&1" : "2>/dev/null");
-    FILE *pipe = popen(command, "r");
-    cr_assert(pipe);
-    Run run;
-    size_t n = fread(run.out, 1, sizeof run.out - 1, pipe);
-    run.out[n] = '\0';
-    int status = pclose(pipe);
-    run.status = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
-    return run;
+    return run_command("'%s' %s %s", bin, args, merge_stderr ? "2>&1" : "2>/dev/null");
 }
 
 static void assert_bad_input(const char *args, const char *reason) {
@@ -301,6 +287,9 @@ Test(cli, bad_input_gets_one_line_and_exit_status_2) {
     assert_bad_input("divide -d 3 --stats --max-time 1", "take no --max-time");
     Run run = run_perft("", true);
     cr_assert_eq(run.status, 2);
+    run = run_perft("suite --json --json --max-nodes 1000", false);
+    cr_assert_eq(run.status, 0, "the same format twice is no conflict: %s", run.out);
+    cr_assert(strstr(run.out, "\"command\": \"suite\""), "%s", run.out);
 }
 
 Test(cli, hashed_and_threaded_counts_match_the_serial_ones) {
@@ -433,14 +422,8 @@ Test(cli, trace_prints_iterations_root_moves_and_tables) {
 
 Test(cli, progress_appears_on_a_terminal_only) {
     const char *bin = getenv("PERFTKIT_BIN");
-    char command[1024];
-    snprintf(command, sizeof command, "script -qec \"'%s' count -d 9 -t 1 --hash 0 --max-time 1.5\" /dev/null", bin);
-    FILE *pipe = popen(command, "r");
-    cr_assert(pipe);
-    char text[65536];
-    size_t n = fread(text, 1, sizeof text - 1, pipe);
-    text[n] = '\0';
-    pclose(pipe);
+    Run terminal = run_command("script -qec \"'%s' count -d 9 -t 1 --hash 0 --max-time 1.5\" /dev/null", bin);
+    const char *text = terminal.out;
     cr_assert(strstr(text, "root moves"), "no progress line on a terminal: %s", text);
     cr_assert(strstr(text, "leaves"), "%s", text);
     cr_assert(strstr(text, "status: resource exhaustion: time"), "%s", text);
