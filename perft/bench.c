@@ -3,7 +3,6 @@
  * drifts over minutes slows every setup alike instead of one. */
 #include "bench.h"
 
-#include <errno.h>
 #include <jansson.h>
 #include <stdarg.h>
 #include <stdlib.h>
@@ -14,6 +13,7 @@
 
 #include "config.h"
 #include "driver.h"
+#include "outfile.h"
 #include "suite.h"
 #include "version.h"
 
@@ -303,19 +303,11 @@ void bench_write_json(FILE *out, const BenchWorkload *w, const BenchResult *r) {
 }
 
 bool bench_save(const char *path, const BenchWorkload *w, const BenchResult *r, char *error, size_t size) {
-    char temporary[4200];
-    snprintf(temporary, sizeof temporary, "%s.tmp.%ld", path, (long)getpid());
-    FILE *f = fopen(temporary, "w");
-    if (!f)
-        return bench_error(error, size, "cannot write '%s': %s", temporary, strerror(errno));
-    bench_write_json(f, w, r);
-    bool written = !ferror(f) && fflush(f) == 0 && fsync(fileno(f)) == 0;
-    if (fclose(f) != 0 || !written || rename(temporary, path) != 0) {
-        int e = errno;
-        unlink(temporary);
-        return bench_error(error, size, "cannot write '%s': %s", path, strerror(e));
-    }
-    return true;
+    OutFile f;
+    if (!outfile_open(&f, path, error, size))
+        return false;
+    bench_write_json(f.stream, w, r);
+    return outfile_commit(&f, error, size);
 }
 
 int bench_compare(FILE *out, const BenchWorkload *w, const BenchResult *r, const char *baseline_path,

@@ -2,16 +2,15 @@
  * position is counted on the shared driver (threads and tables kept from position to
  * position) and reported as it finishes: as text, TAP or JSON on stdout, and as
  * JUnit XML in a file written at the end (through a temporary file and a rename). */
-#include <errno.h>
 #include <getopt.h>
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
-#include <unistd.h>
 
 #include "cli.h"
 #include "commands.h"
 #include "quick_suite.h"
+#include "outfile.h"
 #include "report.h"
 #include "suite.h"
 
@@ -341,15 +340,15 @@ static void run_reader(SuiteRun *r, SuiteReader *reader) {
         junit_end_file(r, reader->name);
 }
 
-/* Writes the JUnit document through `temporary` and renames it into place. */
-static bool write_junit(SuiteRun *r, FILE *temporary, const char *temporary_path, double seconds) {
+/* Writes the JUnit document and moves it into place. */
+static bool write_junit(SuiteRun *r, OutFile *junit, double seconds) {
     const Totals *a = &r->all;
-    fprintf(temporary, "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<testsuites name=\"perft suite\" tests=\"%d\" "
+    fprintf(junit->stream, "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<testsuites name=\"perft suite\" tests=\"%d\" "
             "failures=\"%d\" errors=\"%d\" time=\"%.6f\">\n%s</testsuites>\n", a->testcases, a->failed, a->malformed,
             seconds, r->junit.data ? r->junit.data : "");
-    if (fclose(temporary) != 0 || rename(temporary_path, r->o->junit) != 0) {
-        cli_fail("suite", "cannot write '%s': %s", r->o->junit, strerror(errno));
-        unlink(temporary_path);
+    char error[4400];
+    if (!outfile_commit(junit, error, sizeof error)) {
+        cli_fail("suite", "%s", error);
         return false;
     }
     return true;
@@ -415,24 +414,17 @@ int cmd_suite(int argc, char **argv) {
     if (status >= 0)
         return status;
     /* An unwritable JUnit path fails now, before anything is counted. */
-    char temporary_path[4096] = "";
-    FILE *temporary = NULL;
-    if (o.junit) {
-        snprintf(temporary_path, sizeof temporary_path, "%s.tmp.%ld", o.junit, (long)getpid());
-        temporary = fopen(temporary_path, "w");
-        if (!temporary)
-            return cli_fail("suite", "cannot write '%s': %s", o.junit, strerror(errno));
-    }
+    OutFile junit = {.stream = NULL};
+    char error[4400];
+    if (o.junit && !outfile_open(&junit, o.junit, error, sizeof error))
+        return cli_fail("suite", "%s", error);
     SuiteRun r;
     memset(&r, 0, sizeof r);
     r.o = &o;
     r.first_json = true;
     /* Tables sized for the deepest depth suite lines usually list: 6. */
     if (!cli_create_driver("suite", &o.run, o.max_depth < 6 ? (int)o.max_depth : 6, &r.driver)) {
-        if (temporary) {
-            fclose(temporary);
-            unlink(temporary_path);
-        }
+        outfile_abandon(&junit);
         return EXIT_BAD_INPUT;
     }
     if (o.output == OUTPUT_TAP)
@@ -458,7 +450,6 @@ int cmd_suite(int argc, char **argv) {
         suite_close(&reader);
     }
     for (int i = optind; i < argc; i++) {
-        char error[512];
         if (!suite_open(&reader, argv[i], error, sizeof error)) {
             cli_fail("suite", "%s", error);
             readable = false;
@@ -496,7 +487,7 @@ int cmd_suite(int argc, char **argv) {
                a->passed, a->failed, a->counted, a->skipped, a->malformed, a->counts,
                count_format(a->nodes, false, nodes), seconds);
     fflush(stdout);
-    if (temporary && !write_junit(&r, temporary, temporary_path, seconds))
+    if (junit.stream && !write_junit(&r, &junit, seconds))
         readable = false;
     free(r.junit.data);
     free(r.junit_file.data);

@@ -9,7 +9,8 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
-#include <unistd.h>
+
+#include "outfile.h"
 
 static void copy_string(char *out, size_t size, json_t *value) {
     snprintf(out, size, "%s", json_is_string(value) ? json_string_value(value) : "?");
@@ -308,16 +309,9 @@ static void write_page(FILE *f, const ResultSet *set, int reference) {
 }
 
 bool results_write_html(const char *path, const ResultSet *set, int reference, char *error, size_t size) {
-    char temporary[4200];
-    snprintf(temporary, sizeof temporary, "%s.tmp.%ld", path, (long)getpid());
-    FILE *f = fopen(temporary, "w");
-    if (!f)
-        return bench_error(error, size, "cannot write '%s': %s", path, strerror(errno));
-    write_page(f, set, reference);
-    if (fclose(f) != 0 || rename(temporary, path) != 0) {
-        int e = errno;
-        unlink(temporary);
-        return bench_error(error, size, "cannot write '%s': %s", path, strerror(e));
-    }
-    return true;
+    OutFile f;
+    if (!outfile_open(&f, path, error, size))
+        return false;
+    write_page(f.stream, set, reference);
+    return outfile_commit(&f, error, size);
 }
