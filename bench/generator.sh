@@ -8,7 +8,7 @@
 # usage: bench/generator.sh [--runs N] [--stockfish] [PERFT_BINARY]
 set -euo pipefail
 cd "$(dirname "$0")/.."
-runs=5 stockfish=false perft=build/perft/perft
+runs=5 stockfish=false perft=build/cli/perft
 while (($#)); do
     case $1 in
         --runs) runs=$2; shift 2 ;;

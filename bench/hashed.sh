@@ -13,7 +13,7 @@
 # usage: bench/hashed.sh [--runs N] [--compare OTHER_PERFT] [PERFT_BINARY]
 set -euo pipefail
 cd "$(dirname "$0")/.."
-runs=5 perft=build/perft/perft other=
+runs=5 perft=build/cli/perft other=
 while (($#)); do
     case $1 in
         --runs) runs=$2; shift 2 ;;

@@ -7,7 +7,7 @@
 # usage: bench/hyperfine.sh [--runs N] [--results DIR] [--workload FILE] [PERFT_BINARY]
 set -euo pipefail
 here=$(cd "$(dirname "$0")/.." && pwd)
-runs=5 results=results workload=$here/suites/bench.epd perft=$here/build/perft/perft
+runs=5 results=results workload=$here/suites/bench.epd perft=$here/build/cli/perft
 while (($#)); do
     case $1 in
         --runs) runs=$2; shift 2 ;;

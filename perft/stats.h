@@ -8,7 +8,7 @@
 #ifndef PERFTKIT_STATS_H
 #define PERFTKIT_STATS_H
 
-#include "report.h"
+#include "driver.h"
 
 /* The counters, in the order of the wiki's columns. */
 enum {

@@ -118,6 +118,12 @@ static inline void table_store(const Table *t, Key128 key, uint64_t count, Table
     atomic_store_explicit(&e[victim].count, count, memory_order_relaxed);
 }
 
+/* The statistics of the table of one ply, as the CIL Toolkit reports them. */
+typedef struct PlyStats {
+    int ply, remaining;
+    uint64_t slots, probes, matches, stores, used, replacements;
+} PlyStats;
+
 /* Slots of a table, and how many hold an entry (a scan: call after the run). */
 uint64_t table_slots(const Table *t);
 uint64_t table_used_slots(const Table *t);

@@ -6,7 +6,7 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 scripts/setup.sh
 
-echo "== release build ($(build/perft/perft --version | sed -n 2p))"
+echo "== release build ($(build/cli/perft --version | sed -n 2p))"
 meson test -C build --print-errorlogs
 
 echo "== magic bitboards (-Dpext=disabled)"

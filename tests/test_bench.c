@@ -10,8 +10,8 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-#include "bench.h"
-#include "driver.h"
+#include "../bench/bench.h"
+#include "../perft/driver.h"
 
 TestSuite(bench, .init = core_setup, .timeout = 900);
 

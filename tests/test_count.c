@@ -1,7 +1,7 @@
 /* test_count.c — 128-bit counts in decimal, both ways. */
 #include "support.h"
 
-#include "count.h"
+#include "../perft/count.h"
 
 Test(count, prints_counts_beyond_64_bits_in_full) {
     char text[COUNT_TEXT_SIZE];

@@ -3,8 +3,8 @@
  * 1,000,000 nodes; and limits stop it cleanly with exact finished root moves. */
 #include "support.h"
 
-#include "driver.h"
-#include "epd.h"
+#include "../perft/driver.h"
+#include "../suites/epd.h"
 
 TestSuite(driver, .init = core_setup, .timeout = 1800);
 

@@ -1,7 +1,7 @@
 /* test_epd.c — perft suite lines: records, comments, and every malformed shape. */
 #include "support.h"
 
-#include "epd.h"
+#include "../suites/epd.h"
 
 static EpdStatus parse(const char *line, EpdRecord *record, char *error) {
     return epd_parse_line(line, record, error, EPD_ERROR_SIZE);

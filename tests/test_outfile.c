@@ -7,7 +7,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "outfile.h"
+#include "../io/outfile.h"
 
 /* A fresh empty directory for one test. */
 static char *scratch_dir(char *path) {

@@ -1,7 +1,7 @@
 /* test_perft.c — the serial counter on published counts, and divide against count. */
 #include "support.h"
 
-#include "perft.h"
+#include "../perft/perft.h"
 
 TestSuite(perft, .init = core_setup);
 

@@ -4,7 +4,7 @@
  * every column the file gives ('-' marks a figure left unchecked). */
 #include "support.h"
 
-#include "stats.h"
+#include "../perft/stats.h"
 
 TestSuite(stats, .init = core_setup, .timeout = 3600);
 

@@ -2,7 +2,7 @@
  * with their numbers while reading goes on. */
 #include "support.h"
 
-#include "suite.h"
+#include "../suites/suite.h"
 
 typedef struct Item {
     SuiteItem kind;

@@ -6,8 +6,8 @@
 
 #include <sys/wait.h>
 
-#include "epd.h"
-#include "suite.h"
+#include "../suites/epd.h"
+#include "../suites/suite.h"
 
 TestSuite(suites, .init = core_setup, .timeout = 3600);
 

@@ -1,7 +1,7 @@
 /* test_unique.c — distinct positions per ply against the published counts. */
 #include "support.h"
 
-#include "unique.h"
+#include "../perft/unique.h"
 
 TestSuite(unique, .init = core_setup, .timeout = 1800);
 

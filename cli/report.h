@@ -6,15 +6,10 @@
 
 #include <stdio.h>
 
-#include "driver.h"
+#include "../perft/driver.h"
 
 enum { REPORT_JSON_SCHEMA = 1 };
 
-/* The statistics of the table of one ply, as the CIL Toolkit reports them. */
-typedef struct PlyStats {
-    int ply, remaining;
-    uint64_t slots, probes, matches, stores, used, replacements;
-} PlyStats;
 
 /* Statistics of every hashed ply of a run at `depth` (plies 1 .. depth - 2); returns
  * how many. `used` takes a scan of each table. */

@@ -7,9 +7,9 @@
 #ifndef PERFTKIT_CHECK_H
 #define PERFTKIT_CHECK_H
 
-#include "driver.h"
+#include "../perft/driver.h"
 #include "engine.h"
-#include "epd.h"
+#include "../suites/epd.h"
 
 enum { CHECK_PATH_SIZE = 8 * PERFT_MAX_DEPTH + 8 };
 

@@ -4,7 +4,7 @@
 
 #include "cli.h"
 #include "commands.h"
-#include "results.h"
+#include "../bench/results.h"
 
 static const char results_help[] =
     "usage: perft results [DIR] [--reference MACHINE] [--html FILE | --no-html]\n\n"

@@ -10,8 +10,8 @@
 
 #include <stdio.h>
 
-#include "count.h"
-#include "epd.h"
+#include "../perft/count.h"
+#include "../suites/epd.h"
 
 enum { BENCH_MAX_POSITIONS = 64, BENCH_MODES = 3, BENCH_MAX_REPEAT = 100, BENCH_MAX_SETUPS = 2 * BENCH_MODES };
 

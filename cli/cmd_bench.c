@@ -8,7 +8,7 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "bench.h"
+#include "../bench/bench.h"
 #include "bench_workload.h"
 #include "cli.h"
 #include "commands.h"

@@ -12,9 +12,9 @@
 #include <unistd.h>
 
 #include "config.h"
-#include "driver.h"
-#include "outfile.h"
-#include "suite.h"
+#include "../perft/driver.h"
+#include "../io/outfile.h"
+#include "../suites/suite.h"
 #include "version.h"
 
 const char *bench_mode_name(BenchMode mode) {

@@ -6,7 +6,7 @@
 #include "cli.h"
 #include "commands.h"
 #include "report.h"
-#include "stats.h"
+#include "../perft/stats.h"
 
 static const char stats_help[] =
     "usage: perft stats [-d N] [--fen FEN | --startpos] [--chess960] [--moves LIST] [-t N] [--hash MB]\n"

@@ -10,7 +10,7 @@
 #include "cli.h"
 #include "commands.h"
 #include "config.h"
-#include "epd.h"
+#include "../suites/epd.h"
 #include "report.h"
 
 enum { UCI_MAX_HASH_MB = 65536 };

@@ -9,7 +9,7 @@
 #include <signal.h>
 #include <sys/types.h>
 
-#include "count.h"
+#include "../perft/count.h"
 #include "../core/core.h"
 
 enum { ENGINE_MAX_LINES = 2 * MAX_MOVES };

@@ -10,7 +10,7 @@
 #include <string.h>
 #include <sys/stat.h>
 
-#include "outfile.h"
+#include "../io/outfile.h"
 
 static void copy_string(char *out, size_t size, json_t *value) {
     snprintf(out, size, "%s", json_is_string(value) ? json_string_value(value) : "?");

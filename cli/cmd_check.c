@@ -4,11 +4,11 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "check.h"
+#include "../uci/check.h"
 #include "cli.h"
 #include "commands.h"
 #include "report.h"
-#include "suite.h"
+#include "../suites/suite.h"
 
 typedef struct CheckOptions {
     PositionOptions position;

@@ -7,9 +7,9 @@
 
 #include "cli.h"
 #include "commands.h"
-#include "driver.h"
+#include "../perft/driver.h"
 #include "report.h"
-#include "stats.h"
+#include "../perft/stats.h"
 
 typedef struct CountOptions {
     PositionOptions position;

@@ -7,8 +7,8 @@
 #include <stdio.h>
 
 #include "../core/core.h"
-#include "count.h"
-#include "driver.h"
+#include "../perft/count.h"
+#include "../perft/driver.h"
 
 enum {
     EXIT_OK = 0,

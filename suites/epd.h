@@ -5,7 +5,7 @@
 #ifndef PERFTKIT_EPD_H
 #define PERFTKIT_EPD_H
 
-#include "count.h"
+#include "../perft/count.h"
 
 enum { EPD_MAX_DEPTHS = 32, EPD_FEN_SIZE = 256, EPD_ID_SIZE = 64, EPD_ERROR_SIZE = 200 };
 

@@ -11,7 +11,7 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "stats.h"
+#include "../perft/stats.h"
 
 int cli_fail(const char *command, const char *format, ...) {
     va_list args;

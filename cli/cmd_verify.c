@@ -9,8 +9,8 @@
 #include "cli.h"
 #include "commands.h"
 #include "quick_suite.h"
-#include "suite.h"
-#include "verify.h"
+#include "../suites/suite.h"
+#include "../perft/verify.h"
 
 typedef struct Entry {
     char fen[EPD_FEN_SIZE];

@@ -10,9 +10,9 @@
 #include "cli.h"
 #include "commands.h"
 #include "quick_suite.h"
-#include "outfile.h"
+#include "../io/outfile.h"
 #include "report.h"
-#include "suite.h"
+#include "../suites/suite.h"
 
 typedef enum { OUTPUT_TEXT, OUTPUT_TAP, OUTPUT_JSON } Output;
 

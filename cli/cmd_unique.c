@@ -5,7 +5,7 @@
 #include "cli.h"
 #include "commands.h"
 #include "report.h"
-#include "unique.h"
+#include "../perft/unique.h"
 
 static const char unique_help[] =
     "usage: perft unique [-d N] [--fen FEN | --startpos] [--chess960] [--moves LIST] [--json]\n\n"
