@@ -18,7 +18,7 @@ typedef struct CheckOptions {
     Count max_nodes;
     double timeout;
     bool json;
-    RunSettings run;
+    LegacyRunSettings run;
 } CheckOptions;
 
 typedef struct Tally {
@@ -231,7 +231,7 @@ static int parse_options(int argc, char **argv, CheckOptions *o) {
                 return cli_fail("check", "--max-nodes '%s' is not a whole number", optarg);
             break;
         case OPT_TIMEOUT: {
-            RunSettings timing;
+            LegacyRunSettings timing;
             cli_default_run_settings(&timing);
             if (!cli_parse_run_option("check", RUN_OPTION_MAX_TIME, optarg, &timing))
                 return EXIT_BAD_INPUT;
@@ -258,7 +258,8 @@ static int parse_options(int argc, char **argv, CheckOptions *o) {
     return -1;
 }
 
-int cmd_check(int argc, char **argv) {
+int cmd_check(Cli *cli, int argc, char **argv) {
+    (void)cli;
     CheckOptions o;
     int status = parse_options(argc, argv, &o);
     if (status >= 0)

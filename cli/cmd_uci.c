@@ -180,7 +180,8 @@ static void command_setoption(UciState *s, char *args) {
     }
 }
 
-int cmd_uci(int argc, char **argv) {
+int cmd_uci(Cli *cli, int argc, char **argv) {
+    (void)cli;
     if (argc > 1) {
         if (!strcmp(argv[1], "--help") || !strcmp(argv[1], "-h")) {
             fputs("usage: perft uci\n\n"
@@ -245,7 +246,8 @@ int cmd_uci(int argc, char **argv) {
     return EXIT_OK;
 }
 
-int cmd_perftree(int argc, char **argv) {
+int cmd_perftree(Cli *cli, int argc, char **argv) {
+    (void)cli;
     if (argc > 1 && (!strcmp(argv[1], "--help") || !strcmp(argv[1], "-h"))) {
         fputs("usage: perft perftree DEPTH FEN [MOVES]\n\n"
               "The script interface of the perftree tool: counts perft(DEPTH) of FEN after the\n"
@@ -265,7 +267,7 @@ int cmd_perftree(int argc, char **argv) {
     if (!cli_setup_position("perftree", &position, &pos))
         return EXIT_BAD_INPUT;
     Driver driver;
-    RunSettings run;
+    LegacyRunSettings run;
     cli_default_run_settings(&run);
     if (!cli_create_driver("perftree", &run, (int)depth, &driver))
         return EXIT_BAD_INPUT;

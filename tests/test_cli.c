@@ -432,7 +432,7 @@ Test(cli, progress_appears_on_a_terminal_only) {
 }
 
 Test(cli, run_options_are_checked) {
-    assert_bad_input("count --hash 99999999", "--hash 99999999 is out of range");
+    assert_bad_input("count --hash 99999999", "--hash 99999999 is more than this machine's memory");
     assert_bad_input("count -t 0", "--threads 0 is out of range 1..1024");
     assert_bad_input("count --max-time -1", "--max-time '-1' is not a number of seconds above 0");
     assert_bad_input("count --max-nodes lots", "--max-nodes 'lots' is not a whole number");

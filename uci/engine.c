@@ -3,6 +3,8 @@
  * promptly; writing to a dead engine fails with EPIPE instead of killing us. */
 #include "engine.h"
 
+#include "../perft/clock.h"
+
 #include <ctype.h>
 #include <errno.h>
 #include <fcntl.h>
@@ -16,12 +18,6 @@
 #include <unistd.h>
 
 typedef enum { READ_LINE, READ_TIMEOUT, READ_EOF, READ_INTERRUPTED } ReadStatus;
-
-static double now(void) {
-    struct timespec t;
-    clock_gettime(CLOCK_MONOTONIC, &t);
-    return (double)t.tv_sec + (double)t.tv_nsec * 1e-9;
-}
 
 static bool fail(Engine *e, const char *format, ...) __attribute__((format(printf, 2, 3)));
 static bool fail(Engine *e, const char *format, ...) {
@@ -80,7 +76,7 @@ static ReadStatus read_line(Engine *e, double deadline, char *line, size_t size)
         }
         if (e->interrupt && *e->interrupt)
             return READ_INTERRUPTED;
-        double left = deadline - now();
+        double left = deadline - clock_seconds();
         if (left <= 0)
             return READ_TIMEOUT;
         struct pollfd p = {e->from_engine, POLLIN, 0};
@@ -125,7 +121,7 @@ static bool send_line(Engine *e, const char *format, ...) {
 
 /* Reads until a line equal to `token` (for handshakes); notes "id name" and options. */
 static bool await(Engine *e, const char *token) {
-    double deadline = now() + e->timeout;
+    double deadline = clock_seconds() + e->timeout;
     char line[1024];
     for (;;) {
         ReadStatus status = read_line(e, deadline, line, sizeof line);
@@ -231,7 +227,7 @@ bool engine_divide(Engine *e, const char *fen, const char *moves, int depth, Eng
     if (!send_line(e, "position fen %s%s%s", fen, moves && *moves ? " moves " : "", moves && *moves ? moves : "")
         || !send_line(e, "go perft %d", depth))
         return false;
-    double deadline = now() + e->timeout;
+    double deadline = clock_seconds() + e->timeout;
     char line[1024], first_unread[80] = "";
     for (;;) {
         ReadStatus status = read_line(e, deadline, line, sizeof line);
