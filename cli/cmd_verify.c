@@ -1,7 +1,7 @@
 /* cmd_verify.c — `perft verify`: the cross-checks of verify.h over suites. Positions
- * are read first (malformed lines reported), then each check runs over all of them,
- * in parallel but for the hash check, which switches the Zobrist keys and runs
- * alone with threads of its own. */
+ * are read first (malformed lines reported), then each check runs over all of them
+ * in parallel, but for the hash check, whose counts spread over the threads
+ * themselves. */
 #include <getopt.h>
 #include <stdlib.h>
 #include <string.h>
@@ -201,6 +201,8 @@ int cmd_verify(Cli *cli, int argc, char **argv) {
         printf("== %s: %s (depth %ld)\n", verify_name(check.check), verify_description(check.check), depth);
         fflush(stdout);
         double begun = cli_now();
+        /* Nested in the loop over positions, the hash check's threaded counts would run
+         * on one thread and no longer compare 1 thread with several. */
         bool parallel = check.check != VERIFY_HASH && units.items;
         if (parallel)
             driver_for_each_unit(threads, &units, 0, NULL, verify_unit, &check);

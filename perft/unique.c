@@ -84,7 +84,7 @@ static Key128 unique_key(const Position *pos) {
     for (int i = 0; i < captures.count; i++)
         if (move_kind(captures.moves[i]) == MOVE_EN_PASSANT)
             return key;
-    zob_toggle(&key, zob_ep_file(sq_file(pos->ep_square)));
+    zob_toggle(&key, zob_ep_file(pos->keys, sq_file(pos->ep_square)));
     return key;
 }
 
