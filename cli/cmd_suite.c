@@ -157,7 +157,7 @@ static int parse_options(Cli *cli, int argc, char **argv, SuiteOptions *o, CliOp
 static void add_json_position(SuiteRun *r, const char *label, int line, const char *file, const EpdRecord *record,
                               bool chess960, Verdict verdict, const DepthResult *depths, int n, const char *error) {
     json_t *p = json_object();
-    json_set(p, "file", json_string(file));
+    json_set(p, "file", json_outside_string(file));
     json_set(p, "line", json_integer(line));
     json_set(p, "id", record && record->id[0] ? json_string(record->id) : json_null());
     json_set(p, "label", json_string(label));

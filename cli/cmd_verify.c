@@ -206,7 +206,7 @@ static json_t *check_json(VerifyCheck check, const Entries *entries, int passed,
         const Entry *e = &entries->items[i];
         json_t *p = json_object();
         json_set(p, "label", json_string(e->label));
-        json_set(p, "file", e->file ? json_string(e->file) : json_null());
+        json_set(p, "file", e->file ? json_outside_string(e->file) : json_null());
         json_set(p, "line", e->file ? json_integer(e->line) : json_null());
         json_set(p, "fen", json_string(e->fen));
         json_set(p, "pass", json_boolean(e->result.pass));

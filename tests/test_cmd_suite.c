@@ -290,3 +290,22 @@ Test(cmd_suite, ctrl_c_prints_what_finished_and_interrupted) {
     cr_assert_null(strstr(run.out, "4K2R"), "nothing after the interrupt: %s", run.out);
     cli_run_free(&run);
 }
+
+Test(cmd_suite, json_names_a_file_whose_name_is_not_utf8) {
+    const char *path = "/tmp/perftkit-cmd-suite-\xff.epd";
+    FILE *f = fopen(path, "w");
+    cr_assert(f);
+    fputs("8/8/8/8/8/8/8/K6k w - - ;D1 3\n", f);
+    fclose(f);
+    CliRun run = cli_run("suite --json %s", path);
+    unlink(path);
+    cr_assert_eq(run.status, 0, "%s", run.err);
+    json_error_t error;
+    json_t *doc = json_loads(run.out, 0, &error);
+    cr_assert(doc, "not JSON (%s): %s", error.text, run.out);
+    json_t *position = json_array_get(json_object_get(doc, "positions"), 0);
+    cr_assert_str_eq(json_string_value(json_object_get(position, "file")), "/tmp/perftkit-cmd-suite-\\xFF.epd");
+    cr_assert_str_eq(json_string_value(json_object_get(position, "label")), "perftkit-cmd-suite-\\xFF.epd:1");
+    json_decref(doc);
+    cli_run_free(&run);
+}
