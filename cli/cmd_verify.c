@@ -153,7 +153,7 @@ static int read_positions(const Cli *cli, const VerifyOptions *o, const CliOpera
         char fen[FEN_BUFFER_SIZE];
         if (!cli_position(cli, p, &pos))
             return EXIT_BAD_INPUT;
-        if (!add_entry(entries, fen_write(&pos, fen), p->fen ? "position" : "startpos", NULL, 0))
+        if (!add_entry(entries, fen_write(&pos, fen), p->fen || p->moves ? "position" : "startpos", NULL, 0))
             return cli_error(cli, "out of memory");
         return CLI_CONTINUE;
     }

@@ -29,7 +29,7 @@ Test(cmd_verify, checks_one_position_given_with_fen) {
 Test(cmd_verify, one_check_on_a_position_after_moves_says_it_in_the_singular) {
     CliRun run = cli_run("verify -d 3 --moves 'e4 e5' --check mirror");
     cr_assert_eq(run.status, 0, "%s%s", run.out, run.err);
-    cr_assert(strstr(run.out, "pass  startpos                     rnbqkbnr/pppp1ppp/8/4p3/4P3/8/PPPP1PPP/RNBQKBNR w KQkq"),
+    cr_assert(strstr(run.out, "pass  position                     rnbqkbnr/pppp1ppp/8/4p3/4P3/8/PPPP1PPP/RNBQKBNR w KQkq"),
               "%s", run.out);
     cr_assert(strstr(run.out, "verify: 1 check passed on 1 position ("), "%s", run.out);
     cr_assert_null(strstr(run.out, "== checks"), "only mirror ran: %s", run.out);
