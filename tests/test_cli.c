@@ -99,7 +99,7 @@ Test(cli, suite_reads_all_formats_and_reports_each_problem) {
     cr_assert(strstr(run.out, "8/8/8/8/8/8/8/K6k w - - ;D1 3 ;D2 9"), "a bare FEN is counted: %s", run.out);
     cr_assert(strstr(run.out, ":4: bad FEN 'not a fen'"), "%s", run.out);
     cr_assert(strstr(run.out, "pass  queen-side"), "%s", run.out);
-    cr_assert(strstr(run.out, "1 passed, 1 failed, 1 counted, 1 unreadable"), "%s", run.out);
+    cr_assert(strstr(run.out, "1 passed, 1 failed, 1 counted, 1 malformed"), "%s", run.out);
 }
 
 Test(cli, suite_json_is_one_document_with_every_position) {
@@ -184,6 +184,46 @@ Test(cli, suite_refuses_an_unwritable_junit_path_before_counting) {
     cr_assert(strstr(run.out, "cannot write '/nonexistent/dir/out.xml'"), "%s", run.out);
     cr_assert_null(strstr(run.out, "passed"), "nothing was counted: %s", run.out);
     cr_assert_leq(time(NULL) - start, 2);
+}
+
+Test(cli, suite_ctrl_c_prints_what_finished_the_summary_and_exits_130) {
+    /* Defect 5: an interrupted suite printed no summary. The suite's second position
+     * runs to depth 9 (minutes), so SIGINT lands inside it. */
+    char path[] = "/tmp/perftkit-suite-XXXXXX";
+    int fd = mkstemp(path);
+    FILE *f = fdopen(fd, "w");
+    fputs("8/8/8/8/8/8/8/K6k w - - ;D1 3 ;D2 9 ;id kings\n"
+          "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1 ;D1 20 ;D9 2439530234167 ;id initial\n",
+          f);
+    fclose(f);
+    const char *bin = getenv("PERFTKIT_BIN");
+    int out[2];
+    cr_assert_eq(pipe(out), 0);
+    pid_t child = fork();
+    if (child == 0) {
+        dup2(out[1], STDOUT_FILENO);
+        close(out[0]);
+        execl(bin, bin, "suite", "-t", "2", path, (char *)NULL);
+        _exit(127);
+    }
+    close(out[1]);
+    nanosleep(&(struct timespec){0, 500 * 1000 * 1000}, NULL);
+    kill(child, SIGINT);
+    char text[65536];
+    size_t n = 0;
+    ssize_t got;
+    while ((got = read(out[0], text + n, sizeof text - 1 - n)) > 0)
+        n += (size_t)got;
+    text[n] = '\0';
+    close(out[0]);
+    int status;
+    waitpid(child, &status, 0);
+    unlink(path);
+    cr_assert(WIFEXITED(status) && WEXITSTATUS(status) == 130, "status %d: %s", status, text);
+    cr_assert(strstr(text, "pass  kings "), "%s", text);
+    cr_assert(strstr(text, "pass  initial                      D1 "), "%s", text);
+    cr_assert(strstr(text, "\n2 passed, 0 failed (3 counts, 32 nodes, "), "%s", text);
+    cr_assert(strstr(text, "s)\nstatus: interrupted\n"), "%s", text);
 }
 
 Test(cli, verify_passes_every_check_on_roce_chess960_and_tricky_suites) {
@@ -287,7 +327,7 @@ Test(cli, bad_input_gets_one_line_and_exit_status_2) {
     assert_bad_input("divide -d 3 --stats --max-time 1", "take no --max-time");
     Run run = run_perft("", true);
     cr_assert_eq(run.status, 2);
-    run = run_perft("suite --json --json --max-nodes 1000", false);
+    run = run_perft("suite --json --json --max-known 1000", false);
     cr_assert_eq(run.status, 0, "the same format twice is no conflict: %s", run.out);
     cr_assert(strstr(run.out, "\"command\": \"suite\""), "%s", run.out);
 }
