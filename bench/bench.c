@@ -188,10 +188,10 @@ static double run_workload(const BenchWorkload *w, const BenchSetup *s, Driver *
         driver_run(driver, &pos, depth, NULL, NULL, &report);
         if (report.total != expected) {
             *wrong = true;
-            char a[COUNT_TEXT_SIZE], b[COUNT_TEXT_SIZE];
+            char a[COUNT_TEXT_SIZE], b[COUNT_TEXT_SIZE], id[TEXT_QUOTE_SIZE];
             bench_error(error, size, "wrong count for %s in %s mode on %d threads at depth %d: expected %s, got %s",
-                        p->id, bench_mode_name(s->mode), s->threads, depth, count_format(expected, false, a),
-                        count_format(report.total, false, b));
+                        text_quote(p->id, id), bench_mode_name(s->mode), s->threads, depth,
+                        count_format(expected, false, a), count_format(report.total, false, b));
             return -1;
         }
     }
@@ -427,6 +427,7 @@ bool bench_save(const char *path, const BenchWorkload *w, const BenchResult *r, 
 /* The stored result at `path`, checked to be of workload `w`; NULL with the reason. */
 static json_t *load_baseline(const char *path, const BenchWorkload *w, char *error, size_t size) {
     char shown[TEXT_QUOTE_SIZE], why_shown[TEXT_QUOTE_SIZE], name_shown[TEXT_QUOTE_SIZE];
+    char mine_shown[TEXT_QUOTE_SIZE];
     text_quote(path, shown);
     json_error_t why;
     json_t *base = json_load_file(path, 0, &why);
@@ -449,7 +450,8 @@ static json_t *load_baseline(const char *path, const BenchWorkload *w, char *err
     }
     if (strcmp(checksum, mine)) {
         bench_error(error, size, "baseline '%s' was measured on workload %s (%s), this run on %s (%s): not comparable",
-                    shown, text_quote(name, name_shown), text_quote(checksum, why_shown), w->name, mine);
+                    shown, text_quote(name, name_shown), text_quote(checksum, why_shown),
+                    text_quote(w->name, mine_shown), mine);
         json_decref(base);
         return NULL;
     }

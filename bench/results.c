@@ -332,6 +332,7 @@ bool results_write_html(const char *path, const ResultSet *set, int reference, c
         ok = outfile_commit(&f, reason, sizeof reason);
     }
     if (!ok) /* outfile's message names the path unquoted; this one quotes it */
-        return bench_error(error, size, "cannot write '%s': %s", text_quote(path, shown), strerror(errno ? errno : EIO));
+        return bench_error(error, size, "cannot write '%s': %s", text_quote(path, shown),
+                           strerror(errno ? errno : EIO));
     return true;
 }

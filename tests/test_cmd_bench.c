@@ -54,7 +54,8 @@ static void assert_one_line_error(const CliRun *run, const char *reason) {
 
 Test(cmd_bench, json_prints_one_document_on_stdout_and_nothing_else) {
     char workload[64];
-    CliRun run = cli_run("bench --workload %s --repeat 2 -t 1 --hash 8 --key-seed 0x2a --json", small_workload(workload));
+    CliRun run =
+        cli_run("bench --workload %s --repeat 2 -t 1 --hash 8 --key-seed 0x2a --json", small_workload(workload));
     unlink(workload);
     cr_assert_eq(run.status, 0, "%s", run.err);
     json_error_t error;
@@ -119,7 +120,8 @@ Test(cmd_bench, save_and_results_store_the_json_and_say_where) {
     cli_run_free(&run);
     /* Again, with --json: stdout is the document, the stored file's name goes to stderr,
      * and the second result of the day gets -2. */
-    run = cli_run("bench --workload %s --repeat 1 -t 1 --modes bulk -q --json --results %s --machine box", workload, dir);
+    run = cli_run("bench --workload %s --repeat 1 -t 1 --modes bulk -q --json --results %s --machine box", workload,
+                  dir);
     unlink(workload);
     cr_assert_eq(run.status, 0, "%s", run.err);
     cr_assert_eq(json_files(folder, stored, sizeof stored), 2);
@@ -189,8 +191,8 @@ Test(cmd_bench, a_wrong_count_fails_with_exit_status_1) {
     CliRun run = cli_run("bench --workload %s --repeat 1 -q", path);
     unlink(path);
     cr_assert_eq(run.status, 1, "%s", run.err);
-    cr_assert_str_eq(run.err,
-                     "perft bench: wrong count for planted in bulk mode on 1 threads at depth 4: expected 7060, got 7059\n");
+    cr_assert_str_eq(run.err, "perft bench: wrong count for planted in bulk mode on 1 threads at depth 4: "
+                              "expected 7060, got 7059\n");
     cli_run_free(&run);
 }
 
