@@ -16,7 +16,7 @@ typedef struct StoredSetup {
 } StoredSetup;
 
 typedef struct StoredResult {
-    char path[1024];
+    char path[2048];      /* as long as the walk's paths, so none is cut */
     char machine[96], cpu[128], date[32], commit[64], workload[64], checksum[24];
     int setup_count;
     StoredSetup setups[BENCH_MAX_SETUPS];
