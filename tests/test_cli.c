@@ -517,3 +517,33 @@ Test(cli, perftree_prints_move_count_lines_and_the_total) {
     run = run_perft("perftree 2 'rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1' 'e2e4'", false);
     cr_assert(strstr(run.out, "\n\n600\n"), "%s", run.out);
 }
+
+/* The binary end to end for bench and results: --json on stdout through a pipe (the
+ * in-process tests are in test_cmd_bench.c and test_cmd_results.c). */
+Test(cli, bench_json_pipes_into_a_parser_and_results_reads_what_it_stored) {
+    char workload[] = "/tmp/perftkit-workload-XXXXXX", dir[] = "/tmp/perftkit-results-XXXXXX", args[512];
+    int fd = mkstemp(workload);
+    dprintf(fd, "# tiny: a test workload\n4k3/8/8/8/8/8/8/4K2R w K - 0 1 ;id rook ;D3 1197 ;D4 7059\n");
+    close(fd);
+    cr_assert(mkdtemp(dir));
+    snprintf(args, sizeof args, "bench --workload %s --repeat 1 -t 1 -q --json --results %s --machine box", workload,
+             dir);
+    Run run = run_perft(args, false);
+    unlink(workload);
+    cr_assert_eq(run.status, 0, "%s", run.out);
+    json_error_t error;
+    json_t *doc = json_loads(run.out, 0, &error);
+    cr_assert(doc, "stdout is not one JSON document (%s): %s", error.text, run.out);
+    cr_assert_str_eq(json_string_value(json_object_get(doc, "kind")), "perftkit-bench");
+    cr_assert_str_eq(json_string_value(json_object_get(json_array_get(json_object_get(doc, "setups"), 0), "leaves")),
+                     "7059");
+    json_decref(doc);
+    snprintf(args, sizeof args, "results %s --no-html", dir);
+    run = run_perft(args, false);
+    cr_assert_eq(run.status, 0, "%s", run.out);
+    cr_assert(strstr(run.out, "1 result under ") && strstr(run.out, "\nbox "), "%s", run.out);
+    run = run_perft("bench --help", false);
+    cr_assert(run.status == 0 && strstr(run.out, "usage: perft bench"), "%s", run.out);
+    run = run_perft("results --help", false);
+    cr_assert(run.status == 0 && strstr(run.out, "usage: perft results"), "%s", run.out);
+}
