@@ -12,7 +12,7 @@ TestSuite(stats, .init = core_setup, .timeout = 3600);
 static int check_row(StatsTables *tables, const char *fen, int depth, char *fields[STATS_FIELDS], const char *where) {
     Position pos = position_of(fen, false);
     LeafStats got;
-    stats_run(&pos, depth, 2, tables, &got);
+    cr_assert_eq(stats_run(&pos, depth, 2, tables, NULL, &got), RUN_COMPLETED);
     int checked = 0;
     for (int i = 0; i < STATS_FIELDS; i++) {
         if (!strcmp(fields[i], "-"))
@@ -81,7 +81,7 @@ Test(stats, divide_by_root_move_adds_up_to_the_whole) {
     for (int i = 0; i < n; i++)
         for (int f = 0; f < STATS_FIELDS; f++)
             sum.field[f] += per_move[i].field[f];
-    stats_run(&pos, 3, 1, NULL, &whole);
+    stats_run(&pos, 3, 1, NULL, NULL, &whole);
     cr_assert_eq(memcmp(&sum, &whole, sizeof sum), 0);
     cr_assert_eq(whole.field[STAT_NODES], 97862);
     cr_assert_eq(whole.field[STAT_CASTLES], 3162);
@@ -93,8 +93,8 @@ Test(stats, hashed_statistics_equal_unhashed_ones) {
     cr_assert(tables);
     Position pos = position_of("r3k2r/Pppp1ppp/1b3nbN/nP6/BBP1P3/q4N2/Pp1P2PP/R2Q1RK1 w kq - 0 1", false);
     LeafStats hashed, plain;
-    stats_run(&pos, 4, 2, tables, &hashed);
-    stats_run(&pos, 4, 2, NULL, &plain);
+    stats_run(&pos, 4, 2, tables, NULL, &hashed);
+    stats_run(&pos, 4, 2, NULL, NULL, &plain);
     cr_assert_eq(memcmp(&hashed, &plain, sizeof plain), 0);
     stats_tables_destroy(tables);
 }

@@ -12,7 +12,7 @@ Test(unique, start_position_matches_the_published_counts_to_ply_6) {
     Position pos = position_of(FEN_STARTPOS, false);
     UniqueReport report;
     char error[160];
-    cr_assert(unique_count(&pos, 6, &report, error, sizeof error), "%s", error);
+    cr_assert(unique_count(&pos, 6, 2, SIZE_MAX, &report, error, sizeof error), "%s", error);
     for (int ply = 0; ply <= 6; ply++)
         cr_assert_eq(report.positions[ply], published[ply], "ply %d: got %llu", ply,
                      (unsigned long long)report.positions[ply]);
