@@ -149,8 +149,8 @@ typedef struct RunOptions {
 #define CLI_OPTS_LIMITS(r)                                                                                   \
     CLI_OPT_SECONDS("max-time", "S", &(r)->max_seconds, "stop after about S seconds of counting"),          \
     CLI_OPT_COUNT("max-nodes", "N", &(r)->max_nodes, 1,                                                     \
-                  "stop after about N leaves. A stopped run prints the root moves\nit finished, with exact " \
-                  "counts, and a partial total")
+                  "stop after about N leaves. A stopped run prints what it\nfinished, with exact counts, " \
+                  "and says it is partial")
 #define CLI_OPTS_RUN(r) CLI_OPT_THREADS(r), CLI_OPT_HASH(r), CLI_OPT_KEY_SEED(r)
 
 #define CLI_OPT_JSON(p) CLI_OPT_FLAG("json", 0, p, "one JSON document on stdout instead of text (schema: README)")

@@ -252,6 +252,11 @@ Test(cli, stats_prints_the_wiki_columns) {
     cr_assert(strstr(run.out, "5                4865609         82719           258             0             0"
                               "         27351             6             0           347\n"),
               "%s", run.out);
+    /* A limit stops the binary inside depth 5 (4,865,609 leaves): depths 1-4 stay. */
+    run = run_perft("stats -d 8 --hash 16 --max-nodes 1000000", false);
+    cr_assert_eq(run.status, 3, "%s", run.out);
+    cr_assert(strstr(run.out, "\n4                 197281 ") && strstr(run.out, "partial: depths 1..4 of 1..8"), "%s",
+              run.out);
 }
 
 Test(cli, divide_stats_gives_the_counters_per_root_move) {
@@ -290,6 +295,9 @@ Test(cli, unique_reports_distinct_positions_and_memory) {
     json_t *plies = json_object_get(doc, "plies");
     cr_assert_eq(json_integer_value(json_object_get(json_array_get(plies, 2), "positions")), 5362);
     json_decref(doc);
+    run = run_perft("unique -d 5 -t 2", false);
+    cr_assert_eq(run.status, 0);
+    cr_assert(strstr(run.out, "5                822518"), "%s", run.out);
 }
 
 Test(cli, every_command_has_help_and_the_binary_a_version) {
@@ -323,6 +331,7 @@ Test(cli, bad_input_gets_one_line_and_exit_status_2) {
     assert_bad_input("suite --json --tap", "choose one");
     assert_bad_input("stats -d 13", "depth 13 is out of range 1..12");
     assert_bad_input("unique -d 0", "depth 0 is out of range 1..12");
+    assert_bad_input("unique -d 4 --hash 1", "the position sets need more than 1 MB");
     assert_bad_input("verify --check keys,frobs", "'frobs' is not checks, split, mirror, hash, keys or notation");
     assert_bad_input("divide -d 3 --stats --max-time 1", "take no --max-time");
     Run run = run_perft("", true);
