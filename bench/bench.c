@@ -340,7 +340,7 @@ json_t *bench_json(const BenchWorkload *w, const BenchResult *r) {
     json_t *options = json_object();
     json_set(options, "threads", json_integer(r->threads));
     json_set(options, "hash_mb", json_integer(r->hash_mb));
-    json_set(options, "key_seed", json_string(hex64(r->key_seed, "0x%llx", text)));
+    json_set(options, "key_seed", json_key_seed(r->key_seed));
     json_set(doc, "options", options);
     json_set(doc, "date", json_string(r->date));
     json_set(doc, "repeat", json_integer(r->repeat));

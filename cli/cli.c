@@ -2,7 +2,6 @@
 #include "cli.h"
 
 #include <errno.h>
-#include <getopt.h>
 #include <math.h>
 #include <signal.h>
 #include <stdarg.h>
@@ -66,6 +65,16 @@ bool cli_position(const Cli *cli, const PositionOptions *options, Position *pos)
     return !options->moves || play_moves(cli, options->moves, pos);
 }
 
+void cli_use_keys(Cli *cli, const RunOptions *run, Position *pos) {
+    if (run->key_seed == ZOB_DEFAULT_SEED)
+        return;
+    if (!cli->keys_made || zob_keys_seed(&cli->keys) != run->key_seed) {
+        zob_keys_make(&cli->keys, run->key_seed);
+        cli->keys_made = true;
+    }
+    pos_set_keys(pos, &cli->keys);
+}
+
 void cli_run_defaults(RunOptions *run) {
     memset(run, 0, sizeof *run);
     run->hash_mb = -1;
@@ -76,106 +85,6 @@ RunLimits cli_limits(const RunOptions *run) {
     return (RunLimits){.max_seconds = run->max_seconds, .max_nodes = run->max_nodes, .interrupt = cli_catch_interrupt()};
 }
 
-int cli_fail(const char *command, const char *format, ...) {
-    va_list args;
-    va_start(args, format);
-    fprintf(stderr, "perft%s%s: ", command ? " " : "", command ? command : "");
-    vfprintf(stderr, format, args);
-    fputc('\n', stderr);
-    va_end(args);
-    return EXIT_BAD_INPUT;
-}
-
-bool cli_parse_long(const char *command, const char *option, const char *text, long min, long max, long *out) {
-    char *end;
-    errno = 0;
-    long value = strtol(text, &end, 10);
-    if (end == text || *end != '\0' || text[0] == ' ' || text[0] == '+') {
-        cli_fail(command, "%s '%s' is not a whole number", option, text);
-        return false;
-    }
-    if (errno == ERANGE || value < min || value > max) {
-        cli_fail(command, "%s %s is out of range %ld..%ld", option, text, min, max);
-        return false;
-    }
-    *out = value;
-    return true;
-}
-
-void cli_options_start(void) {
-    opterr = 0;
-    optind = 1;
-}
-
-bool cli_position_option(int option, const char *value, PositionOptions *position) {
-    switch (option) {
-    case CLI_OPT_FEN: position->fen = value; return true;
-    case CLI_OPT_STARTPOS: position->startpos = true; return true;
-    case CLI_OPT_CHESS960: position->chess960 = true; return true;
-    case CLI_OPT_MOVES: position->moves = value; return true;
-    default: return false;
-    }
-}
-
-int cli_option_problem(const char *command, int option, char **argv) {
-    if (option == ':')
-        return cli_fail(command, "option '%s' needs a value", argv[optind - 1]);
-    return cli_fail(command, "unknown option '%s' (try perft %s --help)", argv[optind - 1], command);
-}
-
-int cli_finish_options(const char *command, int argc, char **argv, const PositionOptions *position) {
-    if (optind < argc)
-        return cli_fail(command, "unexpected argument '%s' (a FEN must be quoted as one argument)", argv[optind]);
-    if (position && position->startpos && position->fen)
-        return cli_fail(command, "--fen and --startpos both given; choose one");
-    return -1;
-}
-
-bool cli_setup_position(const char *command, const PositionOptions *options, Position *pos) {
-    char error[FEN_ERROR_SIZE];
-    const char *fen = options->fen ? options->fen : FEN_STARTPOS;
-    if (!fen_parse(pos, fen, options->chess960, error, sizeof error)) {
-        cli_fail(command, "bad FEN '%s': %s", fen, error);
-        return false;
-    }
-    if (!options->moves)
-        return true;
-    const char *p = options->moves;
-    for (int ply = 1;; ply++) {
-        while (*p == ' ' || *p == ',' || *p == '\t')
-            p++;
-        if (!*p)
-            return true;
-        size_t length = strcspn(p, " ,\t");
-        char token[32];
-        if (length >= sizeof token) {
-            cli_fail(command, "--moves: move %d '%.*s...' is too long to be a move", ply, 20, p);
-            return false;
-        }
-        memcpy(token, p, length);
-        token[length] = '\0';
-        const char *why = NULL;
-        Move m = move_parse_uci(pos, token);
-        if (m == MOVE_NONE)
-            m = move_parse_san(pos, token, &why);
-        if (m == MOVE_NONE) {
-            char current[FEN_BUFFER_SIZE];
-            cli_fail(command, "--moves: move %d '%s' is not legal in %s (%s)", ply, token, fen_write(pos, current),
-                     why ? why : "no legal move matches");
-            return false;
-        }
-        Undo undo;
-        pos_make_move(pos, m, &undo);
-        p += length;
-    }
-}
-
-double cli_now(void) {
-    struct timespec t;
-    clock_gettime(CLOCK_MONOTONIC, &t);
-    return (double)t.tv_sec + (double)t.tv_nsec * 1e-9;
-}
-
 void cli_print_rate(FILE *out, Count leaves, double seconds) {
     double n = count_to_double(leaves);
     if (seconds <= 0 || n <= 0) {
@@ -184,11 +93,6 @@ void cli_print_rate(FILE *out, Count leaves, double seconds) {
     }
     fprintf(out, "time %.3f s   rate %.1f Mleaves/s   period %.3f ns/leaf\n", seconds, n / seconds / 1e6,
             seconds * 1e9 / n);
-}
-
-void cli_default_run_settings(LegacyRunSettings *settings) {
-    memset(settings, 0, sizeof *settings);
-    settings->hash_mb = -1;
 }
 
 /* Megabytes of memory: the whole machine's, or what is free now. */
@@ -209,30 +113,6 @@ long cli_memory_mb(bool available) {
     return pages > 0 && size > 0 ? (long)((double)pages * (double)size / 1048576.0) : 1024;
 }
 
-bool cli_parse_run_option(const char *command, int option, const char *value, LegacyRunSettings *settings) {
-    switch (option) {
-    case RUN_OPTION_THREADS: return cli_parse_long(command, "--threads", value, 1, 1024, &settings->threads);
-    case RUN_OPTION_HASH: return cli_parse_long(command, "--hash", value, 0, cli_memory_mb(false), &settings->hash_mb);
-    case RUN_OPTION_MAX_TIME: {
-        char *end;
-        errno = 0;
-        double seconds = strtod(value, &end);
-        if (end == value || *end || errno || !(seconds > 0) || !isfinite(seconds) || seconds > 1e9) {
-            cli_fail(command, "--max-time '%s' is not a number of seconds above 0", value);
-            return false;
-        }
-        settings->limits.max_seconds = seconds;
-        return true;
-    }
-    default:
-        if (!count_parse(value, strlen(value), &settings->limits.max_nodes) || settings->limits.max_nodes == 0) {
-            cli_fail(command, "--max-nodes '%s' is not a whole number above 0", value);
-            return false;
-        }
-        return true;
-    }
-}
-
 /* The default hash size for a depth, into settings->hash_mb unless one was given. */
 static long default_hash_mb(int depth) {
     /* Tables pay off from depth 4; beyond what a depth can fill, memory only costs page
@@ -240,11 +120,6 @@ static long default_hash_mb(int depth) {
     long by_depth = depth < 4 ? 0 : depth >= 8 ? 1024 : 1L << (2 * depth - 6);
     long free_quarter = cli_memory_mb(true) / 4;
     return by_depth < free_quarter ? by_depth : free_quarter;
-}
-
-static void resolve_hash(LegacyRunSettings *settings, int depth) {
-    if (settings->hash_mb < 0)
-        settings->hash_mb = default_hash_mb(depth);
 }
 
 bool cli_driver(const Cli *cli, RunOptions *run, int depth, Driver *driver) {
@@ -286,31 +161,6 @@ int cli_flush(const Cli *cli) {
     if (fflush(cli->out) != 0 || ferror(cli->out))
         return cli_write_failed(cli);
     return EXIT_OK;
-}
-
-bool cli_create_stats_tables(const char *command, LegacyRunSettings *settings, int depth, StatsTables **tables,
-                             int *threads) {
-    resolve_hash(settings, depth);
-    *threads = settings->threads > 0 ? (int)settings->threads : driver_available_threads();
-    char error[160];
-    *tables = stats_tables_create((size_t)settings->hash_mb << 20, error, sizeof error);
-    if (!*tables)
-        cli_fail(command, "--hash %ld: %s", settings->hash_mb, error);
-    return *tables != NULL;
-}
-
-bool cli_create_driver(const char *command, LegacyRunSettings *settings, int depth, Driver *driver) {
-    resolve_hash(settings, depth);
-#ifndef _OPENMP
-    if (settings->threads > 1)
-        fprintf(stderr, "perft %s: built without OpenMP, counting on one thread\n", command);
-#endif
-    char error[160];
-    if (!driver_create(driver, (int)settings->threads, (size_t)settings->hash_mb << 20, error, sizeof error)) {
-        cli_fail(command, "--hash %ld: %s", settings->hash_mb, error);
-        return false;
-    }
-    return true;
 }
 
 static volatile sig_atomic_t interrupted;

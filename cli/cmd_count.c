@@ -101,19 +101,6 @@ static void trace_root(void *context, const Position *root, const RootCount *don
     fflush(tracer->out);
 }
 
-/* The "options" member: what ran, with the limits asked for. */
-static json_t *options_json(const RunOptions *run, int threads) {
-    json_t *o = json_object();
-    char seed[24];
-    snprintf(seed, sizeof seed, "0x%llx", (unsigned long long)run->key_seed);
-    json_set(o, "threads", json_integer(threads));
-    json_set(o, "hash_mb", json_integer(run->hash_mb));
-    json_set(o, "key_seed", json_string(seed));
-    json_set(o, "max_time", json_real_or_null(run->max_seconds, run->max_seconds > 0));
-    json_set(o, "max_nodes", run->max_nodes ? json_count(run->max_nodes) : json_null());
-    return o;
-}
-
 static bool print_json(Cli *cli, const CountOptions *o, const Position *pos, const Driver *driver,
                        const RunReport *run, const RunReport *iterations, int iteration_count) {
     MoveLine lines[MAX_MOVES];
@@ -123,7 +110,7 @@ static bool print_json(Cli *cli, const CountOptions *o, const Position *pos, con
     json_t *doc = json_document(cli->command, REPORT_JSON_SCHEMA);
     json_set(doc, "position", json_position(pos));
     json_set(doc, "depth", json_integer(run->depth));
-    json_set(doc, "options", options_json(&o->run, run->threads));
+    json_set(doc, "options", report_options_json(&o->run, run->threads));
     json_set(doc, "status", json_string(run_status_text(run->status)));
     json_set(doc, "complete", json_boolean(run->complete));
     json_set(doc, "total", json_count(run->total));
@@ -256,7 +243,7 @@ static int divide_stats(Cli *cli, CountOptions *o, const Position *pos) {
         json_t *doc = json_document(cli->command, REPORT_JSON_SCHEMA);
         json_set(doc, "position", json_position(pos));
         json_set(doc, "depth", json_integer(o->depth));
-        json_set(doc, "options", options_json(&o->run, threads));
+        json_set(doc, "options", report_options_json(&o->run, threads));
         json_set(doc, "status", json_string("completed"));
         json_set(doc, "complete", json_true());
         json_set(doc, "total", json_count(total.field[STAT_NODES]));
@@ -294,6 +281,7 @@ static int run_command(Cli *cli, int argc, char **argv, bool divide) {
         return status;
     if (!cli_position(cli, &o.position, &pos))
         return EXIT_BAD_INPUT;
+    cli_use_keys(cli, &o.run, &pos);
     if (divide && o.stats)
         return divide_stats(cli, &o, &pos);
     Driver driver;

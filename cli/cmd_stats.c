@@ -83,6 +83,7 @@ int cmd_stats(Cli *cli, int argc, char **argv) {
         return status;
     if (!cli_position(cli, &o.position, &pos))
         return EXIT_BAD_INPUT;
+    cli_use_keys(cli, &o.run, &pos);
     StatsTables *tables;
     int threads;
     if (!cli_stats_tables(cli, &o.run, (int)o.depth, &tables, &threads))

@@ -290,6 +290,7 @@ static void run_record(SuiteRun *r, const SuiteReader *reader, int line, const E
         report_malformed(r, reader, line, record, reason);
         return;
     }
+    cli_use_keys(r->cli, &o->run, &pos);
     suite_label(reader, record->id, line, label);
 
     /* The depths to run: the known ones under the limits, or 1..-d for a bare FEN. */
@@ -411,11 +412,9 @@ static bool print_json(SuiteRun *r, const SuiteOptions *o, double seconds) {
     const Totals *a = &r->all;
     json_t *doc = json_document(r->cli->command, SUITE_JSON_SCHEMA);
     json_t *options = json_object();
-    char seed[24];
-    snprintf(seed, sizeof seed, "0x%llx", (unsigned long long)o->run.key_seed);
     json_set(options, "threads", json_integer(r->driver.threads));
     json_set(options, "hash_mb", json_integer(o->run.hash_mb));
-    json_set(options, "key_seed", json_string(seed));
+    json_set(options, "key_seed", json_key_seed(o->run.key_seed));
     json_set(options, "max_depth", json_integer(o->max_depth));
     json_set(options, "max_known", o->max_known ? json_count(o->max_known) : json_null());
     json_set(doc, "options", options);

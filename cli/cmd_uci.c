@@ -71,6 +71,7 @@ int cmd_perftree(Cli *cli, int argc, char **argv) {
     Position pos;
     if (!cli_position(cli, &position, &pos))
         return EXIT_BAD_INPUT;
+    cli_use_keys(cli, &run, &pos);
     Driver driver;
     if (!cli_driver(cli, &run, (int)depth, &driver))
         return EXIT_BAD_INPUT;

@@ -62,6 +62,7 @@ int cmd_unique(Cli *cli, int argc, char **argv) {
         return status;
     if (!cli_position(cli, &o.position, &pos))
         return EXIT_BAD_INPUT;
+    cli_use_keys(cli, &o.run, &pos);
     if (o.run.hash_mb < 0)
         o.run.hash_mb = cli_memory_mb(true);
     UniqueReport report;

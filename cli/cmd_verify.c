@@ -219,8 +219,6 @@ static json_t *check_json(VerifyCheck check, const Entries *entries, int passed,
 
 static json_t *options_json(const VerifyOptions *o, int threads) {
     json_t *options = json_object(), *checks = json_array();
-    char seed[24];
-    snprintf(seed, sizeof seed, "0x%llx", (unsigned long long)o->run.key_seed);
     for (int c = 0; c < VERIFY_NB; c++)
         if (o->checks & (1u << c))
             json_array_append_new(checks, json_string(verify_name((VerifyCheck)c)));
@@ -229,7 +227,7 @@ static json_t *options_json(const VerifyOptions *o, int threads) {
     json_set(options, "chess960", json_boolean(o->position.chess960));
     json_set(options, "threads", json_integer(threads));
     json_set(options, "hash_mb", json_integer(o->run.hash_mb));
-    json_set(options, "key_seed", json_string(seed));
+    json_set(options, "key_seed", json_key_seed(o->run.key_seed));
     return options;
 }
 
@@ -250,7 +248,9 @@ int cmd_verify(Cli *cli, int argc, char **argv) {
     VerifyDrivers drivers;
     char error[160];
     int threads = o.run.threads > 0 ? (int)o.run.threads : driver_available_threads();
-    if (!verify_drivers_create(&drivers, threads, (size_t)o.run.hash_mb << 20, error, sizeof error)) {
+    if (!verify_drivers_create(&drivers, threads, (size_t)o.run.hash_mb << 20,
+                               o.run.key_seed == ZOB_DEFAULT_SEED ? VERIFY_OTHER_SEED : o.run.key_seed, error,
+                               sizeof error)) {
         free(entries.items);
         return cli_error(cli, "--hash %ld: %s", o.run.hash_mb, error);
     }

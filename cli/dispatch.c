@@ -46,7 +46,8 @@ static const CommandEntry *find_command(const char *name) {
 }
 
 int cli_main(FILE *in, FILE *out, FILE *err, int argc, char **argv) {
-    Cli cli = {NULL, in, out, err};
+    static Cli cli; /* the key set makes it large; one command line runs at a time */
+    cli = (Cli){.in = in, .out = out, .err = err};
     if (argc < 2) {
         print_usage(err);
         return EXIT_BAD_INPUT;

@@ -33,11 +33,9 @@ json_t *report_stats_json(const LeafStats *s) {
 
 json_t *report_options_json(const RunOptions *run, int threads) {
     json_t *o = json_object();
-    char seed[24];
-    snprintf(seed, sizeof seed, "0x%llx", (unsigned long long)run->key_seed);
     json_set(o, "threads", json_integer(threads));
     json_set(o, "hash_mb", json_integer(run->hash_mb));
-    json_set(o, "key_seed", json_string(seed));
+    json_set(o, "key_seed", json_key_seed(run->key_seed));
     json_set(o, "max_time", json_real_or_null(run->max_seconds, run->max_seconds > 0));
     json_set(o, "max_nodes", run->max_nodes ? json_count(run->max_nodes) : json_null());
     return o;
@@ -88,29 +86,3 @@ int report_move_lines(const Position *root, const RunReport *run, bool san, Move
     return run->root_moves;
 }
 
-void report_json_open(FILE *out, const char *command) {
-    fprintf(out, "{\n  \"schema\": %d,\n  \"tool\": \"perftkit %s\",\n  \"command\": ", REPORT_JSON_SCHEMA,
-            PERFTKIT_VERSION);
-    report_json_string(out, command);
-    fputs(",\n", out);
-}
-
-void report_json_position(FILE *out, const Position *pos) {
-    char fen[FEN_BUFFER_SIZE];
-    fputs("  \"position\": {\"fen\": ", out);
-    report_json_string(out, fen_write(pos, fen));
-    fprintf(out, ", \"chess960\": %s}", pos->chess960 ? "true" : "false");
-}
-
-void report_json_string(FILE *out, const char *text) {
-    fputc('"', out);
-    for (const unsigned char *p = (const unsigned char *)text; *p; p++) {
-        if (*p == '"' || *p == '\\')
-            fprintf(out, "\\%c", *p);
-        else if (*p < 0x20)
-            fprintf(out, "\\u%04x", *p);
-        else
-            fputc(*p, out);
-    }
-    fputc('"', out);
-}

@@ -44,15 +44,4 @@ json_t *report_stats_json(const LeafStats *s);
  * asked for: threads, hash_mb, key_seed ("0x..."), max_time and max_nodes (null: none). */
 json_t *report_options_json(const RunOptions *run, int threads);
 
-/* LEGACY, until every document is built with io/json.h: */
-/* Writes `text` as a JSON string, quotes included. */
-void report_json_string(FILE *out, const char *text);
-
-/* Opens a command's JSON document: schema, tool and command members, each on a line
- * ending in a comma. */
-void report_json_open(FILE *out, const char *command);
-
-/* Writes the member `"position": {"fen": ..., "chess960": ...}`, no comma or newline. */
-void report_json_position(FILE *out, const Position *pos);
-
 #endif

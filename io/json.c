@@ -31,6 +31,12 @@ json_t *json_outside_string(const char *text) {
     return s ? s : json_string(text_quote(text, shown));
 }
 
+json_t *json_key_seed(uint64_t seed) {
+    char text[24];
+    snprintf(text, sizeof text, "0x%llx", (unsigned long long)seed);
+    return json_string(text);
+}
+
 json_t *json_real_or_null(double x, bool present) { return present ? json_real(x) : json_null(); }
 
 json_t *json_ply_stats(const PlyStats *stats, int count) {

@@ -26,6 +26,9 @@ json_t *json_position(const Position *pos);
  * requires, else quoted with text_quote (io/text.h). */
 json_t *json_outside_string(const char *text);
 
+/* A 64-bit key seed as a "0x..." string (JSON numbers lose bits past 2^53). */
+json_t *json_key_seed(uint64_t seed);
+
 /* A number, or null when `present` is false. */
 json_t *json_real_or_null(double x, bool present);
 

@@ -22,7 +22,8 @@ const char *verify_description(VerifyCheck check) {
     return descriptions[check];
 }
 
-bool verify_drivers_create(VerifyDrivers *d, int threads, size_t hash_bytes, char *error, size_t error_size) {
+bool verify_drivers_create(VerifyDrivers *d, int threads, size_t hash_bytes, uint64_t other_seed, char *error,
+                           size_t error_size) {
     memset(d, 0, sizeof *d);
     if (!driver_create(&d->plain, 1, 0, error, error_size))
         return false;
@@ -36,7 +37,7 @@ bool verify_drivers_create(VerifyDrivers *d, int threads, size_t hash_bytes, cha
         return false;
     }
     d->threaded.parallel_depth = d->rekeyed.parallel_depth = 1; /* every run on every thread */
-    zob_keys_make(&d->other_keys, VERIFY_OTHER_SEED);
+    zob_keys_make(&d->other_keys, other_seed);
     return true;
 }
 

@@ -24,7 +24,7 @@ typedef enum {
 const char *verify_name(VerifyCheck check);
 const char *verify_description(VerifyCheck check);
 
-/* The seed of the hash check's second key set. */
+/* The seed of the hash check's second key set, unless the caller names another. */
 #define VERIFY_OTHER_SEED 0x1234ABCDULL
 
 /* What the hash check counts with; made once, kept for every position, only read by
@@ -33,10 +33,13 @@ typedef struct VerifyDrivers {
     Driver plain;           /* one thread, no tables */
     Driver threaded;        /* several threads, tables */
     Driver rekeyed;         /* several threads, tables that only see other_keys */
-    ZobristKeys other_keys; /* from VERIFY_OTHER_SEED */
+    ZobristKeys other_keys; /* from the second seed */
 } VerifyDrivers;
 
-bool verify_drivers_create(VerifyDrivers *drivers, int threads, size_t hash_bytes, char *error, size_t error_size);
+/* `other_seed`: the seed of the hash check's second key set (VERIFY_OTHER_SEED, or one
+ * the user chose). */
+bool verify_drivers_create(VerifyDrivers *drivers, int threads, size_t hash_bytes, uint64_t other_seed, char *error,
+                           size_t error_size);
 void verify_drivers_destroy(VerifyDrivers *drivers);
 
 typedef struct VerifyResult {

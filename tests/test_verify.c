@@ -33,7 +33,7 @@ Test(verify, every_check_passes_with_the_hash_check_running_beside_the_others) {
     static VerifyDrivers drivers;
     static Job job;
     char error[160];
-    cr_assert(verify_drivers_create(&drivers, 2, 4 << 20, error, sizeof error), "%s", error);
+    cr_assert(verify_drivers_create(&drivers, 2, 4 << 20, VERIFY_OTHER_SEED, error, sizeof error), "%s", error);
     cr_assert_eq(zob_keys_seed(&drivers.other_keys), VERIFY_OTHER_SEED);
     job.drivers = &drivers;
     UnitList units = {calloc(VERIFY_NB * FENS, sizeof(Unit)), VERIFY_NB * FENS};
