@@ -123,6 +123,21 @@ void cli_print_rate(FILE *out, Count leaves, double seconds) {
             seconds * 1e9 / n);
 }
 
+void cli_draw_progress(void *context, const RunProgress *p) {
+    (void)context;
+    if (p->last) {
+        fputs("\r\033[K", stderr);
+        return;
+    }
+    char leaves[COUNT_TEXT_SIZE];
+    double rate = p->elapsed > 0 ? count_to_double(p->leaves) / p->elapsed : 0;
+    fprintf(stderr, "\r\033[Kperft %d: %zu/%zu units, %s leaves, %.0f Mleaves/s", p->depth, p->units_done, p->units,
+            count_format(p->leaves, true, leaves), rate / 1e6);
+    if (p->eta >= 0)
+        fprintf(stderr, ", ETA %.0f s", p->eta);
+    fflush(stderr);
+}
+
 void cli_default_run_settings(RunSettings *settings) {
     memset(settings, 0, sizeof *settings);
     settings->hash_mb = -1;
@@ -177,6 +192,11 @@ static void resolve_hash(RunSettings *settings, int depth) {
     /* Tables pay off from depth 4; beyond what a depth can fill, memory only costs page
      * faults (perft 7 runs faster with 64 MB than with 1 GiB). */
     long by_depth = depth < 4 ? 0 : depth >= 8 ? 1024 : 1L << (2 * depth - 6);
+    /* A run stopped by --max-time fills at most about 64 MB a second, and faulting in the
+     * pages it cannot fill would only delay its stop. */
+    double by_time = 64 * settings->limits.max_seconds;
+    if (settings->limits.max_seconds > 0 && by_depth > by_time)
+        by_depth = by_time < 1 ? 1 : (long)by_time;
     long free_quarter = memory_mb(true) / 4;
     settings->hash_mb = by_depth < free_quarter ? by_depth : free_quarter;
 }

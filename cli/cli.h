@@ -89,6 +89,10 @@ const volatile sig_atomic_t *cli_catch_interrupt(void);
 /* Seconds on a monotonic clock. */
 double cli_now(void);
 
+/* A ProgressHook (driver.h) drawing one line on stderr, redrawn in place: units done,
+ * leaves so far, rate and ETA; cleared at the end. The context is not used. */
+void cli_draw_progress(void *context, const RunProgress *progress);
+
 /* Prints "time T s   rate R Mleaves/s   period P ns/leaf" for `leaves` in `seconds`. */
 void cli_print_rate(FILE *out, Count leaves, double seconds);
 

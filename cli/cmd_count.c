@@ -26,7 +26,8 @@ enum { OPT_SAN = CLI_OPT_FIRST_FREE, OPT_HASH, OPT_MAX_TIME, OPT_MAX_NODES, OPT_
     "  -t, --threads N        threads (default: every processor, here %d)\n"                   \
     "      --hash MB          memory for the hash tables; 0 turns hashing off. Default: a\n"   \
     "                         quarter of the free memory, at most 4 MB at depth 4, 16 at 5,\n" \
-    "                         64 at 6, 256 at 7 and 1024 from 8; none below 4. One table per\n" \
+    "                         64 at 6, 256 at 7 and 1024 from 8; none below 4; with\n"          \
+    "                         --max-time S at most 64 MB per second of S. One table per\n"      \
     "                         ply: the deepest hashed ply (two plies above the leaves, where\n" \
     "                         most distinct positions are) takes the largest power of two\n"   \
     "                         within two thirds of the memory, the ply above it the same of\n"  \
@@ -382,7 +383,9 @@ static int run_command(int argc, char **argv, bool divide) {
     o.run.limits.interrupt = cli_catch_interrupt();
 
     Tracer tracer = {o.json ? stderr : stdout, cli_now(), 0, 0};
-    RunHooks hooks = {o.trace_roots ? trace_root : NULL, &tracer, !o.quiet && !o.json && isatty(STDERR_FILENO)};
+    RunHooks hooks = {.root_done = o.trace_roots ? trace_root : NULL,
+                      .progress = !o.quiet && !o.json && isatty(STDERR_FILENO) ? cli_draw_progress : NULL,
+                      .context = &tracer};
     static RunReport iterations[PERFT_MAX_DEPTH + 1];
     int iteration_count = 0;
     RunReport run;
