@@ -3,6 +3,8 @@
  * drifts over minutes slows every setup alike instead of one. */
 #include "bench.h"
 
+#include "../perft/clock.h"
+
 #include <jansson.h>
 #include <stdarg.h>
 #include <stdlib.h>
@@ -156,12 +158,6 @@ void bench_machine(BenchMachine *m) {
     snprintf(m->name + n, sizeof m->name - n, "%s%dc", n ? "-" : "", m->cores);
 }
 
-static double now(void) {
-    struct timespec t;
-    clock_gettime(CLOCK_MONOTONIC, &t);
-    return (double)t.tv_sec + (double)t.tv_nsec * 1e-9;
-}
-
 static int compare_doubles(const void *a, const void *b) {
     double x = *(const double *)a, y = *(const double *)b;
     return (x > y) - (x < y);
@@ -173,7 +169,7 @@ static double run_workload(const BenchWorkload *w, const BenchSetup *s, Driver *
     driver->full = s->mode == BENCH_FULL;
     driver->parallel_depth = 1;
     table_set_clear(&driver->tables);
-    double start = now();
+    double start = clock_seconds();
     for (int i = 0; i < w->count; i++) {
         const BenchPosition *p = &w->positions[i];
         Position pos;
@@ -191,7 +187,7 @@ static double run_workload(const BenchWorkload *w, const BenchSetup *s, Driver *
             return -1;
         }
     }
-    return now() - start;
+    return clock_seconds() - start;
 }
 
 bool bench_run(const BenchWorkload *w, const BenchOptions *o, BenchResult *r, char *error, size_t size) {
@@ -216,7 +212,7 @@ bool bench_run(const BenchWorkload *w, const BenchOptions *o, BenchResult *r, ch
         driver_destroy(&plain);
         return false;
     }
-    double start = now();
+    double start = clock_seconds();
     bool ok = true;
     for (int round = 0; round <= o->repeat && ok; round++) { /* round 0 warms up */
         for (int i = 0; i < r->setup_count && ok; i++) {
@@ -230,7 +226,7 @@ bool bench_run(const BenchWorkload *w, const BenchOptions *o, BenchResult *r, ch
                         bench_mode_name(s->mode), s->threads, s->threads > 1 ? "s" : "", seconds);
         }
     }
-    r->seconds = now() - start;
+    r->seconds = clock_seconds() - start;
     driver_destroy(&plain);
     driver_destroy(&hashed);
     for (int i = 0; ok && i < r->setup_count; i++) {

@@ -96,7 +96,8 @@ static bool parse_modes(const char *text, bool modes[BENCH_MODES]) {
     return true;
 }
 
-int cmd_bench(int argc, char **argv) {
+int cmd_bench(Cli *cli, int argc, char **argv) {
+    (void)cli;
     enum { OPT_REPEAT = CLI_OPT_FIRST_FREE, OPT_MODES, OPT_HASH, OPT_WORKLOAD, OPT_JSON, OPT_RESULTS, OPT_MACHINE,
            OPT_BASELINE, OPT_MAX_REGRESSION, OPT_FINGERPRINT };
     static const struct option long_options[] = {
@@ -114,7 +115,7 @@ int cmd_bench(int argc, char **argv) {
     bool json = false, fingerprint = false;
     double max_regression = 5;
     long value;
-    RunSettings run;
+    LegacyRunSettings run;
     cli_default_run_settings(&run);
     cli_options_start();
     for (;;) {

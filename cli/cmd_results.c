@@ -20,7 +20,8 @@ static const char results_help[] =
     "  -h, --help                 this text\n\n"
     "Exit status: 0 done, 2 unreadable folder, no results, or an unwritable page.\n";
 
-int cmd_results(int argc, char **argv) {
+int cmd_results(Cli *cli, int argc, char **argv) {
+    (void)cli;
     enum { OPT_REFERENCE = CLI_OPT_FIRST_FREE, OPT_HTML, OPT_NO_HTML };
     static const struct option long_options[] = {
         {"reference", required_argument, NULL, OPT_REFERENCE}, {"html", required_argument, NULL, OPT_HTML},

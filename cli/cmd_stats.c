@@ -50,14 +50,15 @@ void stats_print_json_fields(FILE *out, LeafStats *s) {
                 (unsigned long long)s->field[i]);
 }
 
-int cmd_stats(int argc, char **argv) {
+int cmd_stats(Cli *cli, int argc, char **argv) {
+    (void)cli;
     enum { OPT_HASH = CLI_OPT_FIRST_FREE, OPT_JSON };
     static const struct option long_options[] = {
         CLI_POSITION_OPTIONS,                          {"depth", required_argument, NULL, 'd'}, {"threads", required_argument, NULL, 't'},
         {"hash", required_argument, NULL, OPT_HASH},   {"json", no_argument, NULL, OPT_JSON},
         {"help", no_argument, NULL, 'h'},              {NULL, 0, NULL, 0}};
     PositionOptions position = {NULL, NULL, false, false};
-    RunSettings run;
+    LegacyRunSettings run;
     cli_default_run_settings(&run);
     long depth = 5;
     bool json = false;

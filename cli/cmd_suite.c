@@ -23,7 +23,7 @@ typedef struct SuiteOptions {
     bool chess960;
     Output output;
     const char *junit;
-    RunSettings run;
+    LegacyRunSettings run;
 } SuiteOptions;
 
 typedef enum { VERDICT_PASS, VERDICT_FAIL, VERDICT_COUNTED, VERDICT_SKIPPED, VERDICT_MALFORMED } Verdict;
@@ -408,7 +408,8 @@ static int parse_options(int argc, char **argv, SuiteOptions *o) {
     return -1;
 }
 
-int cmd_suite(int argc, char **argv) {
+int cmd_suite(Cli *cli, int argc, char **argv) {
+    (void)cli;
     SuiteOptions o;
     int status = parse_options(argc, argv, &o);
     if (status >= 0)

@@ -21,7 +21,8 @@ static const char unique_help[] =
     "  -h, --help             this text\n\n"
     "Exit status: 0 counted, 2 bad input or out of memory.\n";
 
-int cmd_unique(int argc, char **argv) {
+int cmd_unique(Cli *cli, int argc, char **argv) {
+    (void)cli;
     enum { OPT_JSON = CLI_OPT_FIRST_FREE };
     static const struct option long_options[] = {
         CLI_POSITION_OPTIONS,                          {"depth", required_argument, NULL, 'd'}, {"json", no_argument, NULL, OPT_JSON},

@@ -115,7 +115,8 @@ static bool parse_checks(const char *text, bool selected[VERIFY_NB]) {
     return true;
 }
 
-int cmd_verify(int argc, char **argv) {
+int cmd_verify(Cli *cli, int argc, char **argv) {
+    (void)cli;
     enum { OPT_CHECK = 256, OPT_CHESS960, OPT_HASH };
     static const struct option long_options[] = {
         {"depth", required_argument, NULL, 'd'},   {"check", required_argument, NULL, OPT_CHECK},
@@ -126,7 +127,7 @@ int cmd_verify(int argc, char **argv) {
     for (int c = 0; c < VERIFY_NB; c++)
         selected[c] = true;
     long depth = 3;
-    RunSettings run;
+    LegacyRunSettings run;
     cli_default_run_settings(&run);
     run.hash_mb = 16;
     cli_options_start();

@@ -1,25 +1,36 @@
-/* commands.h — the subcommands of the `perft` binary. Each takes its own argv
- * (argv[0] is the subcommand's name) and returns the process exit status. */
+/* commands.h — the subcommands of the `perft` binary and the table that names them.
+ * Each takes the running Cli (name and streams), its own argv (argv[0] is the
+ * subcommand's name) and returns the exit status; none exits or touches other
+ * streams, so the tests call them directly. */
 #ifndef PERFTKIT_COMMANDS_H
 #define PERFTKIT_COMMANDS_H
 
-int cmd_count(int argc, char **argv);
-int cmd_divide(int argc, char **argv);
-int cmd_suite(int argc, char **argv);
-int cmd_stats(int argc, char **argv);
-int cmd_unique(int argc, char **argv);
-int cmd_verify(int argc, char **argv);
-int cmd_uci(int argc, char **argv);
-int cmd_perftree(int argc, char **argv);
-int cmd_check(int argc, char **argv);
-int cmd_bench(int argc, char **argv);
-int cmd_results(int argc, char **argv);
+#include "cli.h"
 
-/* Statistics tables and rows, shared by `stats` and `divide --stats`. */
-#include <stdio.h>
-typedef struct LeafStats LeafStats;
-void stats_print_header(FILE *out, const char *first_column);
-void stats_print_row(FILE *out, const char *label, LeafStats *s);
-void stats_print_json_fields(FILE *out, LeafStats *s);
+int cmd_count(Cli *cli, int argc, char **argv);
+int cmd_divide(Cli *cli, int argc, char **argv);
+int cmd_suite(Cli *cli, int argc, char **argv);
+int cmd_stats(Cli *cli, int argc, char **argv);
+int cmd_unique(Cli *cli, int argc, char **argv);
+int cmd_verify(Cli *cli, int argc, char **argv);
+int cmd_uci(Cli *cli, int argc, char **argv);
+int cmd_perftree(Cli *cli, int argc, char **argv);
+int cmd_check(Cli *cli, int argc, char **argv);
+int cmd_bench(Cli *cli, int argc, char **argv);
+int cmd_results(Cli *cli, int argc, char **argv);
+
+typedef struct CommandEntry {
+    const char *name;
+    CliCommand run;
+    const char *summary;
+} CommandEntry;
+
+/* Every subcommand, in the order `perft --help` lists them; ended by a NULL name. */
+extern const CommandEntry cli_commands[];
+
+/* Runs `perft ARGS...` as the binary would, on the given streams: argv[0] is the
+ * program name, argv[1] the subcommand (or --help, --version). The core must be
+ * initialised. */
+int cli_main(FILE *in, FILE *out, FILE *err, int argc, char **argv);
 
 #endif

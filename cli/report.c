@@ -6,6 +6,31 @@
 
 #include "config.h"
 
+static const char *const column_titles[STATS_FIELDS] = {"nodes", "captures", "e.p.", "castles", "promotions",
+                                                        "checks", "discovery", "double", "mates"};
+
+void report_stats_header(FILE *out, const char *first_column) {
+    fprintf(out, "%-8s", first_column);
+    for (int i = 0; i < STATS_FIELDS; i++)
+        fprintf(out, i == 0 ? "%16s" : "%14s", column_titles[i]);
+    fputc('\n', out);
+}
+
+void report_stats_row(FILE *out, const char *label, const LeafStats *s) {
+    char text[COUNT_TEXT_SIZE];
+    fprintf(out, "%-8s", label);
+    for (int i = 0; i < STATS_FIELDS; i++)
+        fprintf(out, i == 0 ? "%16s" : "%14s", count_format(s->field[i], false, text));
+    fputc('\n', out);
+}
+
+json_t *report_stats_json(const LeafStats *s) {
+    json_t *o = json_object();
+    for (int i = 0; i < STATS_FIELDS; i++)
+        json_set(o, stats_field_names[i], json_count(s->field[i]));
+    return o;
+}
+
 int report_ply_stats(const TableSet *tables, const RunReport *run, PlyStats out[PERFT_MAX_DEPTH]) {
     int n = 0;
     for (int ply = 1; ply <= run->depth - 2; ply++) {

@@ -1,12 +1,15 @@
-/* report.h — what `count` and `divide` print about a run: root-move lines in UCI or
- * SAN, the per-ply table statistics, and the one JSON document of --json (its schema is
- * in the README and does not change without a new "schema" number). */
+/* report.h — what the counting subcommands print about a run, as text and as JSON
+ * members: root-move lines in UCI or SAN, the per-ply table statistics, and the rows
+ * of perft statistics. JSON schemas are in the README and change only with their
+ * "schema" number. */
 #ifndef PERFTKIT_REPORT_H
 #define PERFTKIT_REPORT_H
 
 #include <stdio.h>
 
+#include "../io/json.h"
 #include "../perft/driver.h"
+#include "../perft/stats.h"
 
 enum { REPORT_JSON_SCHEMA = 1 };
 
@@ -29,6 +32,14 @@ typedef struct MoveLine {
 /* The root moves of a run, sorted by their text (SAN with `san`, else UCI). */
 int report_move_lines(const Position *root, const RunReport *run, bool san, MoveLine out[MAX_MOVES]);
 
+/* The statistics table's header and rows: a first column, then the wiki's columns. */
+void report_stats_header(FILE *out, const char *first_column);
+void report_stats_row(FILE *out, const char *label, const LeafStats *s);
+
+/* The statistics as a JSON object of decimal strings: {"nodes": "20", ...}. */
+json_t *report_stats_json(const LeafStats *s);
+
+/* LEGACY, until every document is built with io/json.h: */
 /* Writes `text` as a JSON string, quotes included. */
 void report_json_string(FILE *out, const char *text);
 

@@ -14,6 +14,7 @@
 #include <omp.h>
 #endif
 
+#include "clock.h"
 #include "config.h"
 
 /* The split of driver_split: until there are this many per thread (taken dynamically). */
@@ -54,12 +55,6 @@ bool driver_create(Driver *driver, int threads, size_t hash_bytes, char *error, 
 }
 
 void driver_destroy(Driver *driver) { table_set_destroy(&driver->tables); }
-
-static double now(void) {
-    struct timespec t;
-    clock_gettime(CLOCK_MONOTONIC, &t);
-    return (double)t.tv_sec + (double)t.tv_nsec * 1e-9;
-}
 
 /* The threads a run of `depth` counts on. */
 static int run_threads(const Driver *driver, int depth) {
@@ -211,7 +206,7 @@ static void *monitor(void *arg) {
         pthread_cond_timedwait(&run->ended, &run->lock, &wake);
         if (run->finished)
             break;
-        double t = now();
+        double t = clock_seconds();
         const RunLimits *limits = run->limits;
         if (limits && limits->interrupt && *limits->interrupt)
             request_stop(run, RUN_INTERRUPTED);
@@ -225,7 +220,7 @@ static void *monitor(void *arg) {
         }
     }
     if (reported)
-        report_progress(run, now(), true);
+        report_progress(run, clock_seconds(), true);
     pthread_mutex_unlock(&run->lock);
     return NULL;
 }
@@ -390,7 +385,7 @@ static void end_early(RunReport *report, RunStatus status, double start) {
         report->roots[m] = (RootCount){report->roots[m].move, 0, status != RUN_BAD_UNITS};
     report->status = status;
     report->complete = status != RUN_BAD_UNITS;
-    report->seconds = now() - start;
+    report->seconds = clock_seconds() - start;
 }
 
 void driver_run(Driver *driver, const Position *root, int depth, const RunLimits *limits, const RunHooks *hooks,
@@ -398,7 +393,7 @@ void driver_run(Driver *driver, const Position *root, int depth, const RunLimits
     memset(report, 0, sizeof *report);
     report->depth = depth;
     report->threads = 1;
-    double start = now();
+    double start = clock_seconds();
     MoveList list;
     gen_legal(root, &list);
     report->root_moves = list.count;
@@ -474,7 +469,7 @@ void driver_run(Driver *driver, const Position *root, int depth, const RunLimits
             report->roots[m].count = 0;
     report->total = run.done_nodes;
     report->status = report->complete ? RUN_COMPLETED : run.stop_reason;
-    report->seconds = now() - start;
+    report->seconds = clock_seconds() - start;
     pthread_cond_destroy(&run.ended);
     pthread_mutex_destroy(&run.lock);
     if (run.slots != &one_slot)

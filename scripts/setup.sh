@@ -5,7 +5,8 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
-packages=(gcc meson ninja-build pkg-config libcriterion-dev libjansson-dev libxml2-dev hyperfine)
+packages=(gcc meson ninja-build pkg-config libcriterion-dev libjansson-dev libxml2-dev hyperfine
+          libopenmpi-dev openmpi-bin stockfish)
 missing=()
 for package in "${packages[@]}"; do
     dpkg-query -W -f='${Status}' "$package" 2>/dev/null | grep -q 'install ok installed' || missing+=("$package")

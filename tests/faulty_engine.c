@@ -9,7 +9,8 @@
  *   no-underpromotion      promotes to a queen only
  *   duplicate-king-captures lists every capture by the king twice
  * Behaviour faults, on `go perft`: crash (abort), hang (sleeps), garbage (prints
- * "xyzzy: 20"), silent (prints lines but never a total). Any further argument is
+ * "xyzzy: 20"), escape (the same with a terminal escape and a bell in it), silent
+ * (prints lines but never a total). Any further argument is
  * ignored: the tests use one as a tag to find stray processes. */
 #include <signal.h>
 #include <stdio.h>
@@ -109,8 +110,8 @@ int main(int argc, char **argv) {
             if (is("hang"))
                 for (;;)
                     pause();
-            if (is("garbage")) {
-                printf("xyzzy: 20\n");
+            if (is("garbage") || is("escape")) {
+                printf(is("escape") ? "\x1b[2Jxyzzy\a: 20\n" : "xyzzy: 20\n");
                 continue;
             }
             Move moves[MAX_MOVES * 2];

@@ -1,14 +1,18 @@
-/* test_check.c — `perft check` against engines that agree (perftkit itself), against a
- * test engine with one planted fault each (which must be bisected to the exact position
- * and move planted), and against engines that misbehave (no handshake, crash, hang,
- * garbage), which must end the check cleanly with the engine reaped. */
-#include "support.h"
+/* test_check.c — `perft check` (uci/check, uci/engine, cli/cmd_check) against engines
+ * that agree (perftkit itself), against a test engine with one planted fault each
+ * (which must be bisected to the exact position and move planted), and against engines
+ * that misbehave (no handshake, crash, hang, garbage), which must end the check cleanly
+ * with the engine reaped and one line naming it by its command. The commands run
+ * in-process (tests/cli_support.h); the engines are real child processes. */
+#include "cli_support.h"
 
 #include <dirent.h>
 #include <jansson.h>
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
+
+#include "../uci/engine.h"
 
 TestSuite(check, .init = core_setup, .timeout = 600);
 
@@ -17,12 +21,12 @@ static const char *faulty(void) { return getenv("PERFTKIT_FAULTY_ENGINE"); }
 
 /* Runs `perft check --json` against the faulty engine with `fault`; returns the failure. */
 static json_t *planted(const char *fault, const char *fen, int depth) {
-    Run run = run_command("'%s' check --json --engine \"'%s' %s\" --fen '%s' -d %d", perft_bin(), faulty(), fault, fen,
-                          depth);
-    cr_assert_eq(run.status, 1, "a planted fault must be found: %s", run.out);
+    CliRun run = cli_run("check -t 1 --json --engine '%s %s' --fen '%s' -d %d", faulty(), fault, fen, depth);
+    cr_assert_eq(run.status, 1, "a planted fault must be found: %s%s", run.out, run.err);
     json_error_t error;
     json_t *doc = json_loads(run.out, 0, &error);
     cr_assert(doc, "not JSON (%s): %s", error.text, run.out);
+    cli_run_free(&run);
     json_t *position = json_array_get(json_object_get(doc, "positions"), 0);
     cr_assert_str_eq(json_string_value(json_object_get(position, "status")), "differ");
     json_t *failure = json_incref(json_object_get(position, "failure"));
@@ -87,9 +91,12 @@ Test(check, a_move_listed_twice_is_found_as_duplicated) {
 }
 
 Test(check, text_report_gives_the_case_and_how_to_reproduce_it) {
-    Run run = run_command("'%s' check --engine \"'%s' no-ep\" --fen '4k3/8/8/8/4p3/8/3P4/4K3 w - - 0 1' -d 2",
-                          perft_bin(), faulty());
+    CliRun run = cli_run("check --engine '%s no-ep' --fen '4k3/8/8/8/4p3/8/3P4/4K3 w - - 0 1' -d 2", faulty());
     cr_assert_eq(run.status, 1);
+    char named[1024];
+    snprintf(named, sizeof named, "the engine '%s no-ep' disagrees", faulty());
+    cr_assert(strstr(run.out, named), "the engine is named by its command: %s", run.out);
+    cr_assert_not(strstr(run.out, "faulty-no-ep"), "not by its id name: %s", run.out);
     cr_assert(strstr(run.out, "DIFFER  position"), "%s", run.out);
     cr_assert(strstr(run.out, "    moves      d2d4\n"), "%s", run.out);
     cr_assert(strstr(run.out, "    missing     e4d3"), "%s", run.out);
@@ -98,6 +105,8 @@ Test(check, text_report_gives_the_case_and_how_to_reproduce_it) {
     cr_assert(strstr(run.out, "      position fen 4k3/8/8/8/4p3/8/3P4/4K3 w - - 0 1 moves d2d4\n      go perft 1\n"),
               "%s", run.out);
     cr_assert(strstr(run.out, "0 agree, 1 differ, 0 errors"), "%s", run.out);
+    cr_assert_str_eq(run.err, "");
+    cli_run_free(&run);
 }
 
 Test(check, perftkit_agrees_with_itself_on_the_suites) {
@@ -106,27 +115,38 @@ Test(check, perftkit_agrees_with_itself_on_the_suites) {
     static const int positions[] = {13, 5, 23, 126, 11};
     for (int i = 0; i < 5; i++) {
         char path[1024];
-        Run run = run_command("'%s' check --engine \"'%s' uci\" --suite '%s' -d 2", perft_bin(), perft_bin(),
-                              suite_path(files[i], path, sizeof path));
+        CliRun run = cli_run("check -t 1 --engine '%s uci' '%s' -d 2", perft_bin(), suite_path(files[i], path, sizeof path));
         char summary[64];
         snprintf(summary, sizeof summary, "%d agree, 0 differ, 0 errors", positions[i]);
         cr_assert_eq(run.status, 0, "%s: %s", files[i], run.out);
         cr_assert(strstr(run.out, summary), "%s: %s", files[i], run.out);
+        cli_run_free(&run);
     }
 }
 
-Test(check, a_suite_uses_its_deepest_depth_under_the_node_limit) {
+Test(check, a_suite_uses_its_deepest_depth_whose_known_count_is_under_max_known) {
     char path[1024];
-    Run run = run_command("'%s' check --engine \"'%s' none\" --suite '%s' --max-nodes 100000 --json", perft_bin(),
-                          faulty(), suite_path("pychess_tricky_960.epd", path, sizeof path));
-    cr_assert_eq(run.status, 0, "%s", run.out);
+    CliRun run = cli_run("check --engine '%s none' '%s' --max-known 100000 --json", faulty(),
+                         suite_path("pychess_tricky_960.epd", path, sizeof path));
+    cr_assert_eq(run.status, 0, "%s%s", run.out, run.err);
     json_error_t error;
     json_t *doc = json_loads(run.out, 0, &error);
     cr_assert(doc, "%s", error.text);
     json_t *first = json_array_get(json_object_get(doc, "positions"), 0);
     cr_assert_eq(json_integer_value(json_object_get(first, "depth")), 3, "12333 at D3, 285754 at D4");
     cr_assert_str_eq(json_string_value(json_object_get(first, "nodes")), "12333");
+    cr_assert_eq(json_integer_value(json_object_get(json_object_get(doc, "summary"), "agree")), 5, "5 positions");
     json_decref(doc);
+    cli_run_free(&run);
+}
+
+/* `text` is one line: no control byte but its final newline. */
+static void assert_one_line(const char *text) {
+    size_t n = strlen(text);
+    cr_assert(n > 0 && text[n - 1] == '\n', "not a line: '%s'", text);
+    for (size_t i = 0; i + 1 < n; i++)
+        cr_assert((unsigned char)text[i] >= 0x20 && text[i] != 0x7f, "byte 0x%02x at %zu in: %s",
+                  (unsigned char)text[i], i, text);
 }
 
 /* True when a process (not a zombie) whose command line holds `tag` still exists. */
@@ -164,11 +184,14 @@ static void assert_broken(const char *fault, const char *expected, double timeou
     char tag[64];
     snprintf(tag, sizeof tag, "perftkit-tag-%d-%s", (int)getpid(), fault);
     time_t start = time(NULL);
-    Run run = run_command("'%s' check --engine \"'%s' %s %s\" -d 2 --timeout %g 2>&1", perft_bin(), faulty(), fault,
-                          tag, timeout);
-    cr_assert_eq(run.status, 2, "%s: %s", fault, run.out);
-    cr_assert(strstr(run.out, expected), "%s said: %s", fault, run.out);
-    cr_assert(strstr(run.out, "faulty-"), "the message names the engine: %s", run.out);
+    CliRun run = cli_run("check --engine '%s %s %s' -d 2 --timeout %g", faulty(), fault, tag, timeout);
+    cr_assert_eq(run.status, 2, "%s: %s%s", fault, run.out, run.err);
+    char *said = strstr(run.out, "ERROR ") ? strstr(run.out, "ERROR ") : run.err;
+    said[strcspn(said, "\n") + 1] = '\0'; /* the ERROR line, or the message */
+    cr_assert(strstr(said, expected), "%s said: %s", fault, said);
+    cr_assert(strstr(said, "faulty_engine"), "the message names the engine by its command: %s", said);
+    assert_one_line(said);
+    cli_run_free(&run);
     cr_assert_leq(time(NULL) - start, (time_t)timeout + 5);
     cr_assert_not(still_running(tag), "the %s engine was left running", fault);
 }
@@ -191,14 +214,91 @@ Test(check, an_engine_that_never_gives_a_total_times_out) {
 
 Test(check, a_program_that_is_no_uci_engine_is_refused) {
     time_t start = time(NULL);
-    Run run = run_command("'%s' check --engine 'sleep 30' -d 2 --timeout 1 2>&1", perft_bin());
+    CliRun run = cli_run("check --engine 'sleep 30' -d 2 --timeout 1");
     cr_assert_eq(run.status, 2);
-    cr_assert(strstr(run.out, "engine 'sleep 30' did not answer 'uci' with 'uciok' within 1 s"), "%s", run.out);
+    cr_assert_str_eq(run.err, "perft check: engine 'sleep 30' did not answer 'uci' with 'uciok' within 1 s: not a "
+                              "UCI engine, or too slow\n");
+    cr_assert_str_eq(run.out, "", "an engine that never started has its one line on stderr");
     cr_assert_leq(time(NULL) - start, 4);
     cr_assert_not(still_running("sleep 30"));
-    run = run_command("'%s' check --engine '/no/such/engine' -d 2 2>&1", perft_bin());
+    cli_run_free(&run);
+    run = cli_run("check --engine /no/such/engine -d 2");
     cr_assert_eq(run.status, 2);
-    cr_assert(strstr(run.out, "engine '/no/such/engine' could not be run"), "%s", run.out);
-    run = run_command("'%s' check -d 2 2>&1", perft_bin());
-    cr_assert(run.status == 2 && strstr(run.out, "--engine \"CMD\" is needed"), "%s", run.out);
+    cr_assert_str_eq(run.err, "perft check: engine '/no/such/engine' could not be run (no such program?)\n");
+    cli_run_free(&run);
+    run = cli_run("check -d 2");
+    cr_assert(run.status == 2 && strstr(run.err, "--engine \"CMD\" is needed"), "%s", run.err);
+    cli_run_free(&run);
+}
+
+/* Defect 6: an engine that exits at once (before or after reading 'uci': a race) gave a
+ * message with the raw newline of the command it could not be sent. */
+Test(check, an_engine_that_exits_at_once_gets_one_line_naming_its_command) {
+    for (int i = 0; i < 100; i++) {
+        Engine *engine = calloc(1, sizeof *engine);
+        cr_assert_not(engine_start(engine, "/bin/false", 5, NULL));
+        cr_assert(strstr(engine->error, "engine '/bin/false' exited with status 1"), "%s", engine->error);
+        cr_assert_not(strchr(engine->error, '\n'), "a raw newline in: %s", engine->error);
+        engine_stop(engine);
+        free(engine);
+    }
+    for (int i = 0; i < 10; i++) {
+        CliRun run = cli_run("check --engine /bin/false -d 2");
+        cr_assert_eq(run.status, 2);
+        cr_assert(!strncmp(run.err, "perft check: engine '/bin/false' exited with status 1", 53), "%s", run.err);
+        assert_one_line(run.err);
+        cli_run_free(&run);
+    }
+}
+
+Test(check, engine_output_is_quoted_in_messages) {
+    assert_broken("escape", "answered 'go perft 2' with '\\x1B[2Jxyzzy\\x07: 20', which is not a UCI move", 10);
+}
+
+Test(check, files_are_operands_and_checked_in_turn) {
+    char a[1024], b[1024];
+    suite_path("pychess_tricky.epd", a, sizeof a);
+    suite_path("pychess_tricky_960.epd", b, sizeof b);
+    CliRun run = cli_run("check -t 1 --engine '%s none' '%s' '%s' -d 1", faulty(), a, b);
+    cr_assert_eq(run.status, 0, "%s%s", run.out, run.err);
+    cr_assert(strstr(run.out, "agree   pychess_tricky.epd:4"), "%s", run.out);
+    cr_assert(strstr(run.out, "\n18 agree, 0 differ, 0 errors\n"), "13 and 5 positions: %s", run.out);
+    cli_run_free(&run);
+    run = cli_run("check --engine '%s none' '%s' /no/such.epd -d 1", faulty(), a);
+    cr_assert_eq(run.status, 2, "an unreadable file is an error");
+    cr_assert(strstr(run.err, "cannot read '/no/such.epd'"), "%s", run.err);
+    cr_assert(strstr(run.out, "13 agree, 0 differ, 1 errors"), "%s", run.out);
+    cli_run_free(&run);
+    run = cli_run("check --engine '%s none' '%s' --fen '4k3/8/8/8/8/8/8/4K3 w - - 0 1'", faulty(), a);
+    cr_assert_eq(run.status, 2);
+    cr_assert(strstr(run.err, "FILE operands name the positions to check; drop --fen"), "%s", run.err);
+    cli_run_free(&run);
+    run = cli_run("check --engine '%s none' --max-nodes 1000", faulty());
+    cr_assert_eq(run.status, 2, "--max-nodes is count's limit; check's is --max-known");
+    cli_run_free(&run);
+}
+
+Test(check, json_document_names_the_engine_and_sums_up) {
+    CliRun run = cli_run("check -t 1 --json --engine '%s none' --fen '8/2p5/3p4/KP5r/1R3p1k/8/4P1P1/8 w - - 0 1' -d 3",
+                         faulty());
+    cr_assert_eq(run.status, 0, "%s%s", run.out, run.err);
+    json_error_t error;
+    json_t *doc = json_loads(run.out, 0, &error);
+    cr_assert(doc, "not JSON (%s): %s", error.text, run.out);
+    cr_assert_eq(json_integer_value(json_object_get(doc, "schema")), 1);
+    cr_assert_str_eq(json_string_value(json_object_get(doc, "command")), "check");
+    char engine[1024];
+    snprintf(engine, sizeof engine, "%s none", faulty());
+    cr_assert_str_eq(json_string_value(json_object_get(doc, "engine")), engine);
+    cr_assert(json_number_value(json_object_get(doc, "timeout")) == 120);
+    json_t *first = json_array_get(json_object_get(doc, "positions"), 0);
+    cr_assert_str_eq(json_string_value(json_object_get(first, "label")), "position");
+    cr_assert_str_eq(json_string_value(json_object_get(first, "status")), "agree");
+    cr_assert_str_eq(json_string_value(json_object_get(first, "nodes")), "2812", "the wiki's position 3 at depth 3");
+    json_t *summary = json_object_get(doc, "summary");
+    cr_assert_eq(json_integer_value(json_object_get(summary, "agree")), 1);
+    cr_assert_eq(json_integer_value(json_object_get(summary, "differ")), 0);
+    cr_assert_eq(json_integer_value(json_object_get(summary, "errors")), 0);
+    json_decref(doc);
+    cli_run_free(&run);
 }

@@ -432,7 +432,7 @@ Test(cli, progress_appears_on_a_terminal_only) {
 }
 
 Test(cli, run_options_are_checked) {
-    assert_bad_input("count --hash 99999999", "--hash 99999999 is out of range");
+    assert_bad_input("count --hash 99999999", "--hash 99999999 is more than this machine's memory");
     assert_bad_input("count -t 0", "--threads 0 is out of range 1..1024");
     assert_bad_input("count --max-time -1", "--max-time '-1' is not a number of seconds above 0");
     assert_bad_input("count --max-nodes lots", "--max-nodes 'lots' is not a whole number");
@@ -464,31 +464,9 @@ Test(cli, uci_answers_the_handshake_and_go_perft) {
     cr_assert(strstr(run.out, "\nNodes searched: 600\n"), "Stockfish's divide: e2e4 600 at depth 3: %s", run.out);
 }
 
-Test(cli, uci_chess960_writes_castling_as_king_takes_rook) {
-    Run run = uci_session("setoption name UCI_Chess960 value true\n"
-                          "position fen r1k1r2q/p1ppp1pp/8/8/8/8/P1PPP1PP/R1K1R2Q w KQkq - 0 1\ngo perft 1\n");
-    cr_assert(strstr(run.out, "c1e1: 1\n") && strstr(run.out, "c1a1: 1\n"), "%s", run.out);
-    cr_assert(strstr(run.out, "\nNodes searched: 23\n"), "python-chess's xfen-00, depth 1: %s", run.out);
-}
-
-Test(cli, uci_reports_bad_commands_and_carries_on) {
-    char input[8192];
-    int n = snprintf(input, sizeof input, "position fen 8/8/8 w\ngo perft x\ngo depth 5\nfrobnicate\n"
-                                          "position startpos moves e2e5\nsetoption name Hash value -3\n");
-    memset(input + n, 'x', 6000); /* a very long line */
-    n += 6000;
-    n += snprintf(input + n, sizeof input - (size_t)n, "\n\x01\x02\xff\nposition startpos moves e2e4\ngo perft 1\n"
-                                                       "isready\nquit\n");
-    Run run = uci_session(input);
-    cr_assert_eq(run.status, 0);
-    cr_assert(strstr(run.out, "info string error: bad FEN '8/8/8 w'"), "%s", run.out);
-    cr_assert(strstr(run.out, "info string error: go perft needs a depth 1..32"), "%s", run.out);
-    cr_assert(strstr(run.out, "info string error: perftkit only counts: use 'go perft N'"), "%s", run.out);
-    cr_assert(strstr(run.out, "info string error: unknown command 'frobnicate'"), "%s", run.out);
-    cr_assert(strstr(run.out, "info string error: move 1 'e2e5' is not legal"), "%s", run.out);
-    cr_assert(strstr(run.out, "info string error: Hash is 0..65536 MB, not '-3'"), "%s", run.out);
-    cr_assert(strstr(run.out, "\nNodes searched: 20\n"), "black's 20 replies to e2e4: %s", run.out);
-    cr_assert(strstr(run.out, "readyok\n"), "%s", run.out);
+Test(cli, check_names_a_broken_engine_in_one_line) {
+    assert_bad_input("check --engine /bin/false -d 2", "perft check: engine '/bin/false' exited with status 1");
+    assert_bad_input("check --engine true --suite x.epd", "unknown option '--suite'");
 }
 
 Test(cli, perftree_prints_move_count_lines_and_the_total) {

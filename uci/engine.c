@@ -3,6 +3,8 @@
  * promptly; writing to a dead engine fails with EPIPE instead of killing us. */
 #include "engine.h"
 
+#include "../perft/clock.h"
+
 #include <ctype.h>
 #include <errno.h>
 #include <fcntl.h>
@@ -17,20 +19,14 @@
 
 typedef enum { READ_LINE, READ_TIMEOUT, READ_EOF, READ_INTERRUPTED } ReadStatus;
 
-static double now(void) {
-    struct timespec t;
-    clock_gettime(CLOCK_MONOTONIC, &t);
-    return (double)t.tv_sec + (double)t.tv_nsec * 1e-9;
-}
-
 static bool fail(Engine *e, const char *format, ...) __attribute__((format(printf, 2, 3)));
 static bool fail(Engine *e, const char *format, ...) {
-    char what[400];
+    char what[sizeof e->error - TEXT_QUOTE_SIZE - 16];
     va_list args;
     va_start(args, format);
     vsnprintf(what, sizeof what, format, args);
     va_end(args);
-    snprintf(e->error, sizeof e->error, "engine '%s' %s", e->name, what);
+    snprintf(e->error, sizeof e->error, "engine '%s' %s", e->label, what);
     return false;
 }
 
@@ -80,7 +76,7 @@ static ReadStatus read_line(Engine *e, double deadline, char *line, size_t size)
         }
         if (e->interrupt && *e->interrupt)
             return READ_INTERRUPTED;
-        double left = deadline - now();
+        double left = deadline - clock_seconds();
         if (left <= 0)
             return READ_TIMEOUT;
         struct pollfd p = {e->from_engine, POLLIN, 0};
@@ -113,9 +109,14 @@ static bool send_line(Engine *e, const char *format, ...) {
         if (w < 0 && errno == EINTR)
             continue;
         if (w <= 0) {
-            char how[96];
-            if (child_ended(e, how, sizeof how))
-                return fail(e, "%s before it could be sent '%.40s'", how, line);
+            char how[96], shown[TEXT_QUOTE_SIZE];
+            bool ended = child_ended(e, how, sizeof how);
+            for (int i = 0; !ended && i < 20; i++) { /* an exiting child closes its pipes before it can be reaped */
+                nanosleep(&(struct timespec){0, 10 * 1000 * 1000}, NULL);
+                ended = child_ended(e, how, sizeof how);
+            }
+            if (ended)
+                return fail(e, "%s before it could be sent '%s'", how, text_quote_bytes(line, (size_t)n - 1, shown));
             return fail(e, "does not read its input (%s)", strerror(errno));
         }
         sent += (int)w;
@@ -123,9 +124,9 @@ static bool send_line(Engine *e, const char *format, ...) {
     return true;
 }
 
-/* Reads until a line equal to `token` (for handshakes); notes "id name" and options. */
+/* Reads until a line equal to `token` (for handshakes); notes the UCI_Chess960 option. */
 static bool await(Engine *e, const char *token) {
-    double deadline = now() + e->timeout;
+    double deadline = clock_seconds() + e->timeout;
     char line[1024];
     for (;;) {
         ReadStatus status = read_line(e, deadline, line, sizeof line);
@@ -137,8 +138,6 @@ static bool await(Engine *e, const char *token) {
         char *p = line;
         while (isspace((unsigned char)*p))
             p++;
-        if (!strncmp(p, "id name ", 8))
-            snprintf(e->name, sizeof e->name, "%s", p + 8);
         if (!strncmp(p, "option name UCI_Chess960 ", 25))
             e->chess960_option = true;
         size_t n = strlen(p);
@@ -152,10 +151,12 @@ static bool await(Engine *e, const char *token) {
 bool engine_start(Engine *e, const char *command, double timeout, const volatile sig_atomic_t *interrupt) {
     memset(e, 0, sizeof *e);
     snprintf(e->command, sizeof e->command, "%s", command);
-    snprintf(e->name, sizeof e->name, "%s", command);
+    text_quote(command, e->label);
     e->timeout = timeout;
     e->interrupt = interrupt;
     e->to_engine = e->from_engine = -1;
+    if (strlen(command) >= sizeof e->command)
+        return fail(e, "could not be started: the command is longer than %zu bytes", sizeof e->command - 1);
     signal(SIGPIPE, SIG_IGN);
     int in[2], out[2];
     if (pipe(in) != 0)
@@ -191,12 +192,10 @@ bool engine_start(Engine *e, const char *command, double timeout, const volatile
     e->to_engine = in[1];
     e->from_engine = out[0];
     if (!send_line(e, "uci") || !await(e, "uciok")) {
-        char how[96];
         if (strstr(e->error, "status 127"))
-            snprintf(e->error, sizeof e->error, "engine '%s' could not be run (no such program?)", command);
+            fail(e, "could not be run (no such program?)");
         else if (strstr(e->error, "gave no 'uciok'"))
             fail(e, "did not answer 'uci' with 'uciok' within %g s: not a UCI engine, or too slow", timeout);
-        (void)how;
         return false;
     }
     return send_line(e, "isready") && await(e, "readyok");
@@ -231,12 +230,12 @@ bool engine_divide(Engine *e, const char *fen, const char *moves, int depth, Eng
     if (!send_line(e, "position fen %s%s%s", fen, moves && *moves ? " moves " : "", moves && *moves ? moves : "")
         || !send_line(e, "go perft %d", depth))
         return false;
-    double deadline = now() + e->timeout;
-    char line[1024], first_unread[80] = "";
+    double deadline = clock_seconds() + e->timeout;
+    char line[1024], first_unread[TEXT_QUOTE_SIZE] = "";
     for (;;) {
         ReadStatus status = read_line(e, deadline, line, sizeof line);
         if (status != READ_LINE) {
-            char waiting[160];
+            char waiting[TEXT_QUOTE_SIZE + 64];
             snprintf(waiting, sizeof waiting, "total for 'go perft %d'%s%s%s", depth,
                      first_unread[0] ? " (it printed '" : "", first_unread, first_unread[0] ? "')" : "");
             return no_answer(e, status, waiting);
@@ -266,15 +265,17 @@ bool engine_divide(Engine *e, const char *fen, const char *moves, int depth, Eng
         size_t word = strcspn(p, " \t:");
         Count nodes;
         if (word && read_number(p + word, &nodes)) {
+            char shown[TEXT_QUOTE_SIZE];
             if (!is_uci_move(p, word))
-                return fail(e, "answered 'go perft %d' with '%.60s', which is not a UCI move and a count", depth, p);
+                return fail(e, "answered 'go perft %d' with '%s', which is not a UCI move and a count", depth,
+                            text_quote(p, shown));
             if (out->count == ENGINE_MAX_LINES)
                 return fail(e, "printed more than %d move lines for 'go perft %d'", ENGINE_MAX_LINES, depth);
             memcpy(out->lines[out->count].move, p, word);
             out->lines[out->count].move[word] = '\0';
             out->lines[out->count++].nodes = nodes;
         } else if (!first_unread[0]) {
-            snprintf(first_unread, sizeof first_unread, "%.60s", p);
+            text_quote(p, first_unread);
         }
     }
 }

@@ -1,0 +1,77 @@
+/* dispatch.c — from `perft COMMAND ARGS` to the subcommand: the command table, the
+ * top-level --help and --version. */
+#include <string.h>
+
+#include "commands.h"
+#include "config.h"
+#include "version.h"
+
+const CommandEntry cli_commands[] = {
+    {"count", cmd_count, "count the leaves of the move tree to a depth (perft N)"},
+    {"divide", cmd_divide, "the count below each legal root move, then the total"},
+    {"suite", cmd_suite, "check positions against known counts (built-in quick set by default)"},
+    {"stats", cmd_stats, "captures, e.p., castles, promotions, checks, mates at every depth"},
+    {"unique", cmd_unique, "distinct positions at every ply"},
+    {"verify", cmd_verify, "cross-checks: checking moves, move classes, mirror, hashing, keys, notation"},
+    {"uci", cmd_uci, "a UCI engine for `go perft` on stdin/stdout"},
+    {"perftree", cmd_perftree, "the perftree tool's script interface: DEPTH FEN [MOVES]"},
+    {"check", cmd_check, "another engine's go perft against perftkit, bisected to the first wrong move"},
+    {"bench", cmd_bench, "the fixed benchmark: bulk, full and hashed modes, stored as JSON"},
+    {"results", cmd_results, "stored benchmark results compared: a table and an HTML chart"},
+    {NULL, NULL, NULL},
+};
+
+static void print_usage(FILE *out) {
+    fputs("usage: perft COMMAND [OPTIONS]\n"
+          "       perft COMMAND --help     options of one command\n"
+          "       perft --version\n\n"
+          "perftkit counts the legal move paths of chess positions exactly and fast.\n\n"
+          "Commands:\n",
+          out);
+    for (const CommandEntry *c = cli_commands; c->name; c++)
+        fprintf(out, "  %-8s %s\n", c->name, c->summary);
+    fputs("\nOptions mean the same in every command: -d depth, --fen/--startpos/--moves, --chess960,\n"
+          "-t threads, --hash MB, --key-seed N, --json, -q, --max-nodes N, --max-time S.\n"
+          "Data goes to stdout; progress and diagnostics to stderr.\n"
+          "Exit status: 0 success, 1 a count differed from the expected one, 2 bad input,\n"
+          "3 stopped by --max-time or --max-nodes (partial), 130 interrupted (partial).\n",
+          out);
+}
+
+static const CommandEntry *find_command(const char *name) {
+    for (const CommandEntry *c = cli_commands; c->name; c++)
+        if (!strcmp(name, c->name))
+            return c;
+    return NULL;
+}
+
+int cli_main(FILE *in, FILE *out, FILE *err, int argc, char **argv) {
+    Cli cli = {NULL, in, out, err};
+    if (argc < 2) {
+        print_usage(err);
+        return EXIT_BAD_INPUT;
+    }
+    const char *first = argv[1];
+    if (!strcmp(first, "--help") || !strcmp(first, "-h") || !strcmp(first, "help")) {
+        if (argc > 2 && !strcmp(first, "help")) {
+            const CommandEntry *c = find_command(argv[2]);
+            if (!c)
+                return cli_error(&cli, "no command '%.40s' (try perft --help)", argv[2]);
+            char *help_argv[] = {argv[2], "--help", NULL};
+            cli.command = c->name;
+            return c->run(&cli, 2, help_argv);
+        }
+        print_usage(out);
+        return fflush(out) == 0 ? EXIT_OK : EXIT_BAD_INPUT;
+    }
+    if (!strcmp(first, "--version") || !strcmp(first, "-V")) {
+        fprintf(out, "perft (perftkit) %s, commit %s\nbuild: %s, %s\n", PERFTKIT_VERSION, PERFTKIT_GIT_COMMIT,
+                PERFTKIT_BUILD_OPTIONS, PERFTKIT_COMPILER);
+        return fflush(out) == 0 ? EXIT_OK : EXIT_BAD_INPUT;
+    }
+    const CommandEntry *c = find_command(first);
+    if (!c)
+        return cli_error(&cli, "no command '%.40s' (try perft --help)", first);
+    cli.command = c->name;
+    return c->run(&cli, argc - 1, argv + 1);
+}

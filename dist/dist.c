@@ -1,0 +1,325 @@
+/* dist.c — the MPI side of a run. Messages are arrays of 64-bit words: a worker's
+ * request carries the results of its last batch (unit index, count low and high
+ * words), rank 0's answer the indices of its next batch (none: the run is over for that
+ * rank). Only the main thread of a rank calls MPI (MPI_THREAD_FUNNELED): on rank 0 it
+ * serves requests, watches the limits and draws progress while a second thread counts
+ * rank 0's own batches; a worker rank's main thread asks, counts, and asks again.
+ * Batches shrink as the queue empties (a share of what is left per rank), so every
+ * rank is busy to the end; units are handed out largest first, as the plan lists them. */
+#include "dist.h"
+
+#include <mpi.h>
+#include <pthread.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "../perft/clock.h"
+
+enum { TAG_REQUEST = 1, TAG_BATCH = 2, MAX_BATCH = 256, WORDS_PER_RESULT = 3 };
+
+bool dist_init(int *argc, char ***argv, char *error, size_t error_size) {
+    int provided = 0;
+    if (MPI_Init_thread(argc, argv, MPI_THREAD_FUNNELED, &provided) != MPI_SUCCESS) {
+        snprintf(error, error_size, "MPI did not start");
+        return false;
+    }
+    if (provided < MPI_THREAD_FUNNELED) {
+        snprintf(error, error_size, "this MPI cannot run threads beside MPI calls (level %d)", provided);
+        MPI_Finalize();
+        return false;
+    }
+    return true;
+}
+
+void dist_finish(void) { MPI_Finalize(); }
+
+int dist_rank(void) {
+    int rank = 0;
+    MPI_Comm_rank(MPI_COMM_WORLD, &rank);
+    return rank;
+}
+
+int dist_size(void) {
+    int size = 1;
+    MPI_Comm_size(MPI_COMM_WORLD, &size);
+    return size;
+}
+
+/* What rank 0 keeps while the run goes on. The mutex guards the queue, the results
+ * and the caller's hooks, which both of rank 0's threads reach. */
+typedef struct Coordinator {
+    pthread_mutex_t lock;
+    Driver *driver;
+    const Position *root;
+    int depth;
+    const UnitSet *units;
+    const RunHooks *hooks;      /* the caller's */
+    size_t count, next;         /* units, and the next index the queue may hand out */
+    size_t left;                /* units from `next` on still to hand out */
+    bool *done;
+    UnitResult *results;        /* the finished units, in the order they finished */
+    size_t finished;
+    Count leaves;               /* below the finished units, weighted by their paths */
+    int ranks;
+    volatile sig_atomic_t stop; /* set by rank 0's main thread: hand out no more */
+    RunStatus stop_reason;
+    bool local_over;
+    double start;
+} Coordinator;
+
+/* The next batch, up to `room` indices, into `out`; 0 when the queue is empty or the run
+ * is stopping. Under the lock. */
+static size_t take_batch(Coordinator *c, size_t *out, size_t room) {
+    if (c->stop)
+        return 0;
+    size_t want = c->left / (size_t)(4 * c->ranks) + 1;
+    want = want > room ? room : want;
+    size_t n = 0;
+    while (n < want && c->next < c->count) {
+        if (!c->done[c->next])
+            out[n++] = c->next;
+        c->next++;
+    }
+    c->left -= n;
+    return n;
+}
+
+/* Books a unit's count from any rank; under the lock. */
+static void book(Coordinator *c, size_t unit, Count count) {
+    if (unit >= c->count || c->done[unit])
+        return;
+    c->done[unit] = true;
+    c->results[c->finished++] = (UnitResult){unit, count};
+    c->leaves += count * (Count)unit_paths(c->units, unit);
+    if (c->hooks && c->hooks->unit_done)
+        c->hooks->unit_done(c->hooks->context, &c->results[c->finished - 1]);
+}
+
+/* Counts the units `only` on this rank, calling `done` for each; the driver's limits
+ * are not used (each batch is a new driver run): rank 0 stops between batches. */
+static void count_batch(Driver *driver, const Position *root, int depth, const UnitSet *units, const size_t *only,
+                        size_t n, UnitDoneHook done, void *context, const volatile sig_atomic_t *stop) {
+    RunHooks hooks = {.unit_done = done, .context = context, .units = units, .only = only, .only_count = n};
+    RunLimits limits = {.interrupt = stop};
+    RunReport report;
+    driver_run(driver, root, depth, &limits, &hooks, &report);
+}
+
+static void local_done(void *context, const UnitResult *r) {
+    Coordinator *c = context;
+    pthread_mutex_lock(&c->lock);
+    book(c, r->unit, r->count);
+    pthread_mutex_unlock(&c->lock);
+}
+
+/* Rank 0's own counting: batches from the same queue as the other ranks'. */
+static void *local_worker(void *arg) {
+    Coordinator *c = arg;
+    size_t batch[MAX_BATCH];
+    for (;;) {
+        pthread_mutex_lock(&c->lock);
+        size_t n = take_batch(c, batch, MAX_BATCH);
+        pthread_mutex_unlock(&c->lock);
+        if (n == 0)
+            break;
+        count_batch(c->driver, c->root, c->depth, c->units, batch, n, local_done, c, &c->stop);
+    }
+    pthread_mutex_lock(&c->lock);
+    c->local_over = true;
+    pthread_mutex_unlock(&c->lock);
+    return NULL;
+}
+
+/* Answers one request: books its results, sends the next batch; returns true when the
+ * answer was an empty batch (that rank is done). */
+static bool serve(Coordinator *c, MPI_Status *probe) {
+    int words = 0;
+    MPI_Get_count(probe, MPI_UINT64_T, &words);
+    uint64_t *in = malloc(((size_t)words + 1) * sizeof *in);
+    MPI_Recv(in, words, MPI_UINT64_T, probe->MPI_SOURCE, TAG_REQUEST, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+    size_t batch[MAX_BATCH];
+    uint64_t out[MAX_BATCH];
+    pthread_mutex_lock(&c->lock);
+    for (int i = 0; i + WORDS_PER_RESULT <= words; i += WORDS_PER_RESULT)
+        book(c, (size_t)in[i], (Count)in[i + 1] | (Count)in[i + 2] << 64);
+    size_t n = take_batch(c, batch, MAX_BATCH);
+    pthread_mutex_unlock(&c->lock);
+    free(in);
+    for (size_t i = 0; i < n; i++)
+        out[i] = batch[i];
+    MPI_Send(out, (int)n, MPI_UINT64_T, probe->MPI_SOURCE, TAG_BATCH, MPI_COMM_WORLD);
+    return n == 0;
+}
+
+/* Why rank 0 should stop handing out units, or RUN_COMPLETED to go on. */
+static RunStatus limit_reached(Coordinator *c, const RunLimits *limits, double t) {
+    if (!limits)
+        return RUN_COMPLETED;
+    if (limits->interrupt && *limits->interrupt)
+        return RUN_INTERRUPTED;
+    if (limits->max_seconds > 0 && t - c->start >= limits->max_seconds)
+        return RUN_TIME_LIMIT;
+    if (limits->max_nodes && c->leaves >= limits->max_nodes)
+        return RUN_NODE_LIMIT;
+    return RUN_COMPLETED;
+}
+
+static void draw(Coordinator *c, double t, bool last) {
+    if (!c->hooks || !c->hooks->progress)
+        return;
+    double elapsed = t - c->start, share = 0, all = 0;
+    for (size_t u = 0; u < c->count; u++) {
+        double size = (double)unit_estimate(c->units, u) * (double)unit_paths(c->units, u);
+        all += size;
+        share += c->done[u] ? size : 0;
+    }
+    RunProgress p = {.depth = c->depth, .units_done = c->finished, .units = c->count, .leaves = c->leaves,
+                     .elapsed = elapsed, .eta = share > 0 ? elapsed * (all - share) / share : -1, .last = last};
+    c->hooks->progress(c->hooks->context, &p);
+}
+
+static void coordinate(Coordinator *c, const RunLimits *limits) {
+    int workers_over = 0;
+    double last_drawn = c->start;
+    bool drawn = false;
+    pthread_t local;
+    pthread_create(&local, NULL, local_worker, c);
+    for (;;) {
+        int flag = 0;
+        MPI_Status probe;
+        MPI_Iprobe(MPI_ANY_SOURCE, TAG_REQUEST, MPI_COMM_WORLD, &flag, &probe);
+        if (flag) {
+            workers_over += serve(c, &probe);
+            continue;
+        }
+        double t = clock_seconds();
+        pthread_mutex_lock(&c->lock);
+        RunStatus reason = c->stop ? RUN_COMPLETED : limit_reached(c, limits, t);
+        if (reason != RUN_COMPLETED) {
+            c->stop_reason = reason;
+            c->stop = 1;
+        }
+        bool local_over = c->local_over;
+        if (t - last_drawn >= 0.25 && t - c->start >= 0.5) {
+            draw(c, t, false);
+            last_drawn = t;
+            drawn = true;
+        }
+        pthread_mutex_unlock(&c->lock);
+        if (local_over && workers_over == c->ranks - 1)
+            break;
+        nanosleep(&(struct timespec){0, 1000000}, NULL);
+    }
+    pthread_join(local, NULL);
+    if (drawn)
+        draw(c, clock_seconds(), true);
+}
+
+typedef struct Outbox {
+    uint64_t words[MAX_BATCH * WORDS_PER_RESULT];
+    int count;
+} Outbox;
+
+static void outbox_done(void *context, const UnitResult *r) {
+    Outbox *box = context;
+    box->words[box->count++] = r->unit;
+    box->words[box->count++] = (uint64_t)r->count;
+    box->words[box->count++] = (uint64_t)(r->count >> 64);
+}
+
+/* A worker rank: asks for batches (handing in the last one's results) until it gets an
+ * empty one. */
+static void work(Driver *driver, const Position *root, int depth, const UnitSet *units) {
+    Outbox *box = malloc(sizeof *box);
+    uint64_t in[MAX_BATCH];
+    size_t batch[MAX_BATCH];
+    if (!box)
+        abort(); /* a few kilobytes: nothing sensible is left to do */
+    box->count = 0;
+    for (;;) {
+        MPI_Send(box->words, box->count, MPI_UINT64_T, 0, TAG_REQUEST, MPI_COMM_WORLD);
+        MPI_Status status;
+        MPI_Recv(in, MAX_BATCH, MPI_UINT64_T, 0, TAG_BATCH, MPI_COMM_WORLD, &status);
+        int n = 0;
+        MPI_Get_count(&status, MPI_UINT64_T, &n);
+        if (n == 0)
+            break;
+        for (int i = 0; i < n; i++)
+            batch[i] = (size_t)in[i];
+        box->count = 0;
+        count_batch(driver, root, depth, units, batch, (size_t)n, outbox_done, box, NULL);
+    }
+    free(box);
+}
+
+/* The digest and count of every rank's plan agree with rank 0's; collective. */
+static bool plans_agree(const UnitSet *units) {
+    uint64_t mine[2] = {unit_set_digest(units), unit_set_count(units)}, ranks0[2] = {mine[0], mine[1]};
+    MPI_Bcast(ranks0, 2, MPI_UINT64_T, 0, MPI_COMM_WORLD);
+    int ok = mine[0] == ranks0[0] && mine[1] == ranks0[1], all = 0;
+    MPI_Allreduce(&ok, &all, 1, MPI_INT, MPI_MIN, MPI_COMM_WORLD);
+    return all == 1;
+}
+
+void dist_run(Driver *driver, const Position *root, int depth, const RunLimits *limits, const RunHooks *hooks,
+              RunReport *report) {
+    int rank = dist_rank(), ranks = dist_size();
+    if (ranks == 1 || depth < 2) { /* nothing to spread: rank 0 counts alone */
+        if (rank == 0)
+            driver_run(driver, root, depth, limits, hooks, report);
+        else
+            memset(report, 0, sizeof *report);
+        return;
+    }
+    double start = clock_seconds();
+    char error[160];
+    UnitSet *planned = hooks && hooks->units ? NULL : driver_plan(driver, root, depth, error, sizeof error);
+    const UnitSet *units = planned ? planned : hooks ? hooks->units : NULL;
+    int have = units != NULL, all_have = 0;
+    MPI_Allreduce(&have, &all_have, 1, MPI_INT, MPI_MIN, MPI_COMM_WORLD);
+    if (!all_have || !plans_agree(units)) {
+        memset(report, 0, sizeof *report);
+        report->depth = depth;
+        report->status = RUN_BAD_UNITS;
+        unit_set_destroy(planned);
+        return;
+    }
+    if (rank != 0) {
+        work(driver, root, depth, units);
+        memset(report, 0, sizeof *report);
+        report->depth = depth;
+        report->status = RUN_COMPLETED;
+        unit_set_destroy(planned);
+        return;
+    }
+    Coordinator c = {.driver = driver, .root = root, .depth = depth, .units = units, .hooks = hooks,
+                     .count = unit_set_count(units), .ranks = ranks, .start = start};
+    pthread_mutex_init(&c.lock, NULL);
+    c.done = calloc(c.count + 1, sizeof *c.done);
+    c.results = malloc((c.count + 1) * sizeof *c.results);
+    for (size_t i = 0; hooks && i < hooks->finished_count; i++) /* a resumed run's units: done, not booked again */
+        if (hooks->finished[i].unit < c.count && !c.done[hooks->finished[i].unit]) {
+            c.done[hooks->finished[i].unit] = true;
+            c.results[c.finished++] = hooks->finished[i];
+            c.leaves += hooks->finished[i].count * (Count)unit_paths(units, hooks->finished[i].unit);
+        }
+    c.left = c.count - c.finished;
+    coordinate(&c, limits);
+    /* The report: a driver run that counts nothing and books every finished unit. */
+    static const size_t none[1];
+    RunHooks booking = {.root_done = hooks ? hooks->root_done : NULL, .context = hooks ? hooks->context : NULL,
+                        .units = units, .finished = c.results, .finished_count = c.finished, .only = none,
+                        .only_count = 0};
+    driver_run(driver, root, depth, NULL, &booking, report);
+    report->units_resumed = hooks ? hooks->finished_count : 0;
+    if (!report->complete && c.stop_reason != RUN_COMPLETED)
+        report->status = c.stop_reason;
+    report->seconds = clock_seconds() - start;
+    free(c.done);
+    free(c.results);
+    pthread_mutex_destroy(&c.lock);
+    unit_set_destroy(planned);
+}

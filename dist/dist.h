@@ -1,0 +1,31 @@
+/* dist.h — one run's work units spread over MPI ranks. Every rank parses the same
+ * command line, so every rank plans the same units (their order and digest depend on
+ * the root and the split ply alone); only unit indices and counts cross the network,
+ * and rank 0 checks at the start that every rank planned the same list. Rank 0 hands
+ * out batches of units on request, largest first, counts batches itself too, sums in
+ * 128 bits, calls the caller's hooks (journal, progress) and reports; the other ranks
+ * count what they are given with their own threads and tables, and report nothing.
+ * dist_run() has driver_run()'s contract, so a command runs unchanged under MPI. */
+#ifndef PERFTKIT_DIST_H
+#define PERFTKIT_DIST_H
+
+#include "../perft/driver.h"
+
+/* Starts MPI (threads funnelled through the main thread); call once, first. False,
+ * with the reason, when MPI cannot start. */
+bool dist_init(int *argc, char ***argv, char *error, size_t error_size);
+void dist_finish(void);
+
+/* This process's rank, and the number of ranks. */
+int dist_rank(void);
+int dist_size(void);
+
+/* Counts perft(depth) of `root` over every rank; collective: every rank calls it with
+ * the same root, depth and hooks->units (NULL: the driver's plan; with a journal,
+ * hooks->finished lists the units done before, on rank 0 — the other ranks ignore it).
+ * On rank 0 the report is the run's, as driver_run would give; on the others it only
+ * says how the rank ended. */
+void dist_run(Driver *driver, const Position *root, int depth, const RunLimits *limits, const RunHooks *hooks,
+              RunReport *report);
+
+#endif
