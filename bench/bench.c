@@ -3,19 +3,20 @@
  * drifts over minutes slows every setup alike instead of one. */
 #include "bench.h"
 
-#include "../perft/clock.h"
-
-#include <jansson.h>
+#include <errno.h>
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <sys/utsname.h>
 #include <time.h>
 #include <unistd.h>
 
 #include "config.h"
-#include "../perft/driver.h"
 #include "../io/outfile.h"
+#include "../io/text.h"
+#include "../perft/clock.h"
+#include "../perft/driver.h"
 #include "../suites/suite.h"
 #include "version.h"
 
@@ -45,15 +46,17 @@ static bool load(BenchWorkload *w, SuiteReader *reader, char *error, size_t size
     char why[EPD_ERROR_SIZE + 64];
     w->checksum = 0xCBF29CE484222325ULL;
     SuiteItem item;
+    char name[TEXT_QUOTE_SIZE];
+    text_quote(reader->name, name);
     while ((item = suite_next(reader, &record, &line, why, sizeof why)) != SUITE_END) {
         if (item == SUITE_MALFORMED)
-            return bench_error(error, size, "workload %s:%d: %s", reader->name, reader->line_number, why);
+            return bench_error(error, size, "workload %s:%d: %s", name, reader->line_number, why);
         if (record.expectation_count < 2)
             return bench_error(error, size,
                                "workload %s:%d: a position needs two depths with counts (full mode counts the lower)",
-                               reader->name, line);
+                               name, line);
         if (w->count == BENCH_MAX_POSITIONS)
-            return bench_error(error, size, "workload %s: more than %d positions", reader->name, BENCH_MAX_POSITIONS);
+            return bench_error(error, size, "workload %s: more than %d positions", name, BENCH_MAX_POSITIONS);
         BenchPosition *p = &w->positions[w->count++];
         const EpdExpectation *deep = &record.expect[record.expectation_count - 1], *full = deep - 1;
         snprintf(p->id, sizeof p->id, "%s", record.id[0] ? record.id : "position");
@@ -67,7 +70,7 @@ static bool load(BenchWorkload *w, SuiteReader *reader, char *error, size_t size
                             count_format(p->full_nodes, false, text));
     }
     if (w->count == 0)
-        return bench_error(error, size, "workload %s holds no position", reader->name);
+        return bench_error(error, size, "workload %s holds no position", name);
     return true;
 }
 
@@ -102,7 +105,9 @@ bool bench_load_workload_file(BenchWorkload *w, const char *path, char *error, s
         first[0] = '\0';
     if (fseek(reader.file, 0, SEEK_SET) != 0) {
         suite_close(&reader);
-        return bench_error(error, size, "workload '%s' must be a regular file (it is read twice)", path);
+        char shown[TEXT_QUOTE_SIZE];
+        return bench_error(error, size, "workload '%s' must be a regular file (it is read twice)",
+                           text_quote(path, shown));
     }
     name_workload(w, first, slash ? slash + 1 : path);
     bool ok = load(w, &reader, error, size);
@@ -163,8 +168,10 @@ static int compare_doubles(const void *a, const void *b) {
     return (x > y) - (x < y);
 }
 
-/* One run of the whole workload in one setup; the seconds, or -1 on a wrong count. */
-static double run_workload(const BenchWorkload *w, const BenchSetup *s, Driver *driver, char *error, size_t size) {
+/* One run of the whole workload in one setup; the seconds, or -1 on a wrong count (which
+ * sets *wrong) or a FEN the driver refuses. */
+static double run_workload(const BenchWorkload *w, const BenchSetup *s, Driver *driver, bool *wrong, char *error,
+                           size_t size) {
     driver->threads = s->threads;
     driver->full = s->mode == BENCH_FULL;
     driver->parallel_depth = 1;
@@ -180,10 +187,11 @@ static double run_workload(const BenchWorkload *w, const BenchSetup *s, Driver *
         RunReport report;
         driver_run(driver, &pos, depth, NULL, NULL, &report);
         if (report.total != expected) {
-            char a[COUNT_TEXT_SIZE], b[COUNT_TEXT_SIZE];
+            *wrong = true;
+            char a[COUNT_TEXT_SIZE], b[COUNT_TEXT_SIZE], id[TEXT_QUOTE_SIZE];
             bench_error(error, size, "wrong count for %s in %s mode on %d threads at depth %d: expected %s, got %s",
-                        p->id, bench_mode_name(s->mode), s->threads, depth, count_format(expected, false, a),
-                        count_format(report.total, false, b));
+                        text_quote(p->id, id), bench_mode_name(s->mode), s->threads, depth,
+                        count_format(expected, false, a), count_format(report.total, false, b));
             return -1;
         }
     }
@@ -196,6 +204,9 @@ bool bench_run(const BenchWorkload *w, const BenchOptions *o, BenchResult *r, ch
     time_t t = time(NULL);
     strftime(r->date, sizeof r->date, "%Y-%m-%dT%H:%M:%SZ", gmtime(&t));
     r->repeat = o->repeat;
+    r->threads = o->threads;
+    r->hash_mb = o->hash_mb;
+    r->key_seed = o->key_seed;
     int thread_counts[2] = {1, o->threads}, thread_setups = o->threads > 1 ? 2 : 1;
     for (int m = 0; m < BENCH_MODES; m++)
         for (int k = 0; o->modes[m] && k < thread_setups; k++) {
@@ -208,7 +219,7 @@ bool bench_run(const BenchWorkload *w, const BenchOptions *o, BenchResult *r, ch
     Driver plain, hashed;
     if (!driver_create(&plain, o->threads, 0, error, size))
         return false;
-    if (!driver_create(&hashed, o->threads, o->hash_bytes, error, size)) {
+    if (!driver_create(&hashed, o->threads, (size_t)o->hash_mb << 20, error, size)) {
         driver_destroy(&plain);
         return false;
     }
@@ -217,13 +228,16 @@ bool bench_run(const BenchWorkload *w, const BenchOptions *o, BenchResult *r, ch
     for (int round = 0; round <= o->repeat && ok; round++) { /* round 0 warms up */
         for (int i = 0; i < r->setup_count && ok; i++) {
             BenchSetup *s = &r->setups[i];
-            double seconds = run_workload(w, s, s->mode == BENCH_HASHED ? &hashed : &plain, error, size);
+            double seconds = run_workload(w, s, s->mode == BENCH_HASHED ? &hashed : &plain, &r->wrong_count, error,
+                                          size);
             ok = seconds >= 0;
             if (ok && round > 0)
                 s->seconds[s->runs++] = seconds;
-            if (ok && o->progress)
-                fprintf(stderr, "bench: %s %s on %d thread%s: %.3f s\n", round ? "run" : "warm-up",
+            if (ok && o->progress) {
+                fprintf(o->progress, "bench: %s %s on %d thread%s: %.3f s\n", round ? "run" : "warm-up",
                         bench_mode_name(s->mode), s->threads, s->threads > 1 ? "s" : "", seconds);
+                fflush(o->progress);
+            }
         }
     }
     r->seconds = clock_seconds() - start;
@@ -243,93 +257,218 @@ bool bench_run(const BenchWorkload *w, const BenchOptions *o, BenchResult *r, ch
     return ok;
 }
 
-void bench_write_json(FILE *out, const BenchWorkload *w, const BenchResult *r) {
-    json_t *doc = json_object(), *machine = json_object(), *flags = json_object(), *build = json_object();
-    json_object_set_new(doc, "schema", json_integer(1));
-    json_object_set_new(doc, "kind", json_string("perftkit-bench"));
+static const char *hex64(uint64_t x, const char *format, char out[24]) {
+    snprintf(out, 24, format, (unsigned long long)x);
+    return out;
+}
+
+static json_t *machine_json(const BenchMachine *m) {
+    json_t *machine = json_object(), *flags = json_object();
+    json_set(machine, "name", json_string(m->name));
+    json_set(machine, "cpu", json_string(m->cpu));
+    json_set(flags, "bmi2", json_boolean(m->bmi2));
+    json_set(flags, "avx2", json_boolean(m->avx2));
+    json_set(flags, "avx512f", json_boolean(m->avx512));
+    json_set(machine, "flags", flags);
+    json_set(machine, "cores", json_integer(m->cores));
+    json_set(machine, "memory_mb", json_integer(m->memory_mb));
+    json_set(machine, "os", json_string(m->os));
+    json_set(machine, "kernel", json_string(m->kernel));
+    return machine;
+}
+
+static json_t *build_json(void) {
+    json_t *build = json_object();
+    json_set(build, "version", json_string(PERFTKIT_VERSION));
+    json_set(build, "commit", json_string(PERFTKIT_GIT_COMMIT));
+    json_set(build, "compiler", json_string(PERFTKIT_COMPILER));
+    json_set(build, "options", json_string(PERFTKIT_BUILD_OPTIONS));
+    json_set(build, "attacks", json_string(atk_backend_name()));
+    return build;
+}
+
+void bench_print_fingerprint(FILE *out, const BenchMachine *m) {
+    fprintf(out, "%s\ncpu: %s\ncores: %d\nmemory: %ld MB\nflags:%s%s%s\nos: %s\nkernel: %s\nperftkit: %s, commit %s\n"
+            "compiler: %s\nbuild: %s\n", m->name, m->cpu, m->cores, m->memory_mb, m->bmi2 ? " bmi2" : "",
+            m->avx2 ? " avx2" : "", m->avx512 ? " avx512f" : "", m->os, m->kernel, PERFTKIT_VERSION,
+            PERFTKIT_GIT_COMMIT, PERFTKIT_COMPILER, PERFTKIT_BUILD_OPTIONS);
+}
+
+json_t *bench_fingerprint_json(const BenchMachine *m) {
+    json_t *doc = json_document("bench", BENCH_JSON_SCHEMA);
+    json_set(doc, "kind", json_string("perftkit-fingerprint"));
+    json_set(doc, "machine", machine_json(m));
+    json_set(doc, "build", build_json());
+    return doc;
+}
+
+void bench_print_header(FILE *out, const BenchWorkload *w, const BenchOptions *o, const BenchMachine *m) {
+    fprintf(out, "perftkit bench: workload %s (%d positions), %d timed runs per setup after a warm-up\n", w->name,
+            w->count, o->repeat);
+    fprintf(out, "machine: %s (%s, %d cores, %ld MB%s%s%s), %s, %s\n", m->name, m->cpu, m->cores, m->memory_mb,
+            m->bmi2 ? ", bmi2" : "", m->avx2 ? ", avx2" : "", m->avx512 ? ", avx512f" : "", m->os, m->kernel);
+    fprintf(out, "build: perftkit %s, commit %s, %s, %s\n", PERFTKIT_VERSION, PERFTKIT_GIT_COMMIT, PERFTKIT_COMPILER,
+            PERFTKIT_BUILD_OPTIONS);
+    fflush(out);
+}
+
+void bench_print_table(FILE *out, const BenchResult *r) {
+    char text[COUNT_TEXT_SIZE];
+    fprintf(out, "\n%-7s %7s %14s %10s %10s %10s %9s\n", "mode", "threads", "leaves", "median", "min", "max",
+            "ns/leaf");
+    fprintf(out, "%-7s %7s %14s %10s %10s %10s %9s\n", "", "", "", "Ml/s", "Ml/s", "Ml/s", "median");
+    for (int i = 0; i < r->setup_count; i++) {
+        const BenchSetup *s = &r->setups[i];
+        fprintf(out, "%-7s %7d %14s %10.1f %10.1f %10.1f %9.3f\n", bench_mode_name(s->mode), s->threads,
+                count_format(s->leaves, false, text), s->median_lps / 1e6, s->min_lps / 1e6, s->max_lps / 1e6,
+                1e9 / s->median_lps);
+    }
+    fprintf(out, "total %.1f s\n", r->seconds);
+}
+
+json_t *bench_json(const BenchWorkload *w, const BenchResult *r) {
+    char text[24];
+    json_t *doc = json_document("bench", BENCH_JSON_SCHEMA);
+    json_set(doc, "kind", json_string("perftkit-bench"));
     json_t *workload = json_object();
-    char checksum[24];
-    snprintf(checksum, sizeof checksum, "%016llx", (unsigned long long)w->checksum);
-    json_object_set_new(workload, "name", json_string(w->name));
-    json_object_set_new(workload, "checksum", json_string(checksum));
-    json_object_set_new(workload, "positions", json_integer(w->count));
-    json_object_set_new(doc, "workload", workload);
-    json_object_set_new(machine, "name", json_string(r->machine.name));
-    json_object_set_new(machine, "cpu", json_string(r->machine.cpu));
-    json_object_set_new(flags, "bmi2", json_boolean(r->machine.bmi2));
-    json_object_set_new(flags, "avx2", json_boolean(r->machine.avx2));
-    json_object_set_new(flags, "avx512f", json_boolean(r->machine.avx512));
-    json_object_set_new(machine, "flags", flags);
-    json_object_set_new(machine, "cores", json_integer(r->machine.cores));
-    json_object_set_new(machine, "memory_mb", json_integer(r->machine.memory_mb));
-    json_object_set_new(machine, "os", json_string(r->machine.os));
-    json_object_set_new(machine, "kernel", json_string(r->machine.kernel));
-    json_object_set_new(doc, "machine", machine);
-    json_object_set_new(build, "version", json_string(PERFTKIT_VERSION));
-    json_object_set_new(build, "commit", json_string(PERFTKIT_GIT_COMMIT));
-    json_object_set_new(build, "compiler", json_string(PERFTKIT_COMPILER));
-    json_object_set_new(build, "options", json_string(PERFTKIT_BUILD_OPTIONS));
-    json_object_set_new(build, "attacks", json_string(atk_backend_name()));
-    json_object_set_new(doc, "build", build);
-    json_object_set_new(doc, "date", json_string(r->date));
-    json_object_set_new(doc, "repeat", json_integer(r->repeat));
-    json_object_set_new(doc, "warmup", json_integer(1));
+    json_set(workload, "name", json_string(w->name));
+    json_set(workload, "checksum", json_string(hex64(w->checksum, "%016llx", text)));
+    json_set(workload, "positions", json_integer(w->count));
+    json_set(doc, "workload", workload);
+    json_set(doc, "machine", machine_json(&r->machine));
+    json_set(doc, "build", build_json());
+    json_t *options = json_object();
+    json_set(options, "threads", json_integer(r->threads));
+    json_set(options, "hash_mb", json_integer(r->hash_mb));
+    json_set(options, "key_seed", json_string(hex64(r->key_seed, "0x%llx", text)));
+    json_set(doc, "options", options);
+    json_set(doc, "date", json_string(r->date));
+    json_set(doc, "repeat", json_integer(r->repeat));
+    json_set(doc, "warmup", json_integer(1));
     json_t *setups = json_array();
     for (int i = 0; i < r->setup_count; i++) {
         const BenchSetup *s = &r->setups[i];
         json_t *o = json_object(), *seconds = json_array();
-        char leaves[COUNT_TEXT_SIZE];
-        json_object_set_new(o, "mode", json_string(bench_mode_name(s->mode)));
-        json_object_set_new(o, "threads", json_integer(s->threads));
-        json_object_set_new(o, "leaves", json_string(count_format(s->leaves, false, leaves)));
+        json_set(o, "mode", json_string(bench_mode_name(s->mode)));
+        json_set(o, "threads", json_integer(s->threads));
+        json_set(o, "leaves", json_count(s->leaves));
         for (int k = 0; k < s->runs; k++)
             json_array_append_new(seconds, json_real(s->seconds[k]));
-        json_object_set_new(o, "seconds", seconds);
-        json_object_set_new(o, "median_leaves_per_second", json_real(s->median_lps));
-        json_object_set_new(o, "min_leaves_per_second", json_real(s->min_lps));
-        json_object_set_new(o, "max_leaves_per_second", json_real(s->max_lps));
-        json_object_set_new(o, "median_ns_per_leaf", json_real(1e9 / s->median_lps));
+        json_set(o, "seconds", seconds);
+        json_set(o, "median_leaves_per_second", json_real(s->median_lps));
+        json_set(o, "min_leaves_per_second", json_real(s->min_lps));
+        json_set(o, "max_leaves_per_second", json_real(s->max_lps));
+        json_set(o, "median_ns_per_leaf", json_real(1e9 / s->median_lps));
         json_array_append_new(setups, o);
     }
-    json_object_set_new(doc, "setups", setups);
-    json_object_set_new(doc, "seconds", json_real(r->seconds));
-    json_dumpf(doc, out, JSON_INDENT(2) | JSON_PRESERVE_ORDER);
-    fputc('\n', out);
-    json_decref(doc);
+    json_set(doc, "setups", setups);
+    json_set(doc, "seconds", json_real(r->seconds));
+    return doc;
+}
+
+/* Creates every folder of `path`; false with errno set when one cannot be made. */
+static bool make_folders(char *path) {
+    for (char *p = path + 1; *p; p++) {
+        if (*p != '/')
+            continue;
+        *p = '\0';
+        bool ok = mkdir(path, 0777) == 0 || errno == EEXIST;
+        *p = '/';
+        if (!ok)
+            return false;
+    }
+    return mkdir(path, 0777) == 0 || errno == EEXIST;
+}
+
+bool bench_result_path(const char *dir, const char *machine, char *out, size_t size, char *error, size_t error_size) {
+    char folder[4096], date[16], shown[TEXT_QUOTE_SIZE];
+    time_t t = time(NULL);
+    strftime(date, sizeof date, "%Y-%m-%d", gmtime(&t));
+    snprintf(folder, sizeof folder, "%s/%s", dir, machine);
+    if (!make_folders(folder) || access(folder, W_OK) != 0)
+        return bench_error(error, error_size, "cannot write results under '%s': %s", text_quote(dir, shown),
+                           strerror(errno));
+    for (int n = 1; n < 1000; n++) {
+        if (n == 1)
+            snprintf(out, size, "%s/%s-%s.json", folder, date, PERFTKIT_GIT_COMMIT);
+        else
+            snprintf(out, size, "%s/%s-%s-%d.json", folder, date, PERFTKIT_GIT_COMMIT, n);
+        if (access(out, F_OK) != 0)
+            return bench_can_save(out, error, error_size);
+    }
+    return bench_error(error, error_size, "cannot write results under '%s': 999 results of today already",
+                       text_quote(dir, shown));
+}
+
+bool bench_can_save(const char *path, char *error, size_t size) {
+    OutFile f;
+    char reason[4400], shown[TEXT_QUOTE_SIZE];
+    if (!outfile_open(&f, path, reason, sizeof reason))
+        return bench_error(error, size, "cannot write '%s': %s", text_quote(path, shown), strerror(errno));
+    outfile_abandon(&f);
+    return true;
 }
 
 bool bench_save(const char *path, const BenchWorkload *w, const BenchResult *r, char *error, size_t size) {
     OutFile f;
-    if (!outfile_open(&f, path, error, size))
-        return false;
-    bench_write_json(f.stream, w, r);
-    return outfile_commit(&f, error, size);
+    char reason[4400], shown[TEXT_QUOTE_SIZE];
+    if (!outfile_open(&f, path, reason, sizeof reason))
+        return bench_error(error, size, "cannot write '%s': %s", text_quote(path, shown), strerror(errno));
+    if (!json_write(f.stream, bench_json(w, r))) {
+        int reason_number = errno ? errno : EIO;
+        outfile_abandon(&f);
+        return bench_error(error, size, "cannot write '%s': %s", text_quote(path, shown), strerror(reason_number));
+    }
+    if (!outfile_commit(&f, reason, sizeof reason))
+        return bench_error(error, size, "cannot write '%s': %s", text_quote(path, shown), strerror(errno));
+    return true;
 }
 
-int bench_compare(FILE *out, const BenchWorkload *w, const BenchResult *r, const char *baseline_path,
-                  double max_regression_pct, char *error, size_t size) {
+/* The stored result at `path`, checked to be of workload `w`; NULL with the reason. */
+static json_t *load_baseline(const char *path, const BenchWorkload *w, char *error, size_t size) {
+    char shown[TEXT_QUOTE_SIZE], why_shown[TEXT_QUOTE_SIZE], name_shown[TEXT_QUOTE_SIZE];
+    char mine_shown[TEXT_QUOTE_SIZE];
+    text_quote(path, shown);
     json_error_t why;
-    json_t *base = json_load_file(baseline_path, 0, &why);
+    json_t *base = json_load_file(path, 0, &why);
     if (!base) {
-        bench_error(error, size, "cannot read baseline '%s': %s (line %d)", baseline_path, why.text, why.line);
-        return -1;
+        bench_error(error, size, "cannot read baseline '%s': %s (line %d)", shown, text_quote(why.text, why_shown),
+                    why.line);
+        return NULL;
     }
     json_t *workload = json_object_get(base, "workload");
     const char *name = json_string_value(json_object_get(workload, "name"));
     const char *checksum = json_string_value(json_object_get(workload, "checksum"));
+    const char *kind = json_string_value(json_object_get(base, "kind"));
     char mine[24];
-    snprintf(mine, sizeof mine, "%016llx", (unsigned long long)w->checksum);
-    if (!json_is_array(json_object_get(base, "setups")) || !name || !checksum) {
+    hex64(w->checksum, "%016llx", mine);
+    if (!kind || strcmp(kind, "perftkit-bench") || !json_is_array(json_object_get(base, "setups")) || !name
+        || !checksum) {
         json_decref(base);
-        bench_error(error, size, "baseline '%s' is not a perft bench result", baseline_path);
-        return -1;
+        bench_error(error, size, "baseline '%s' is not a perft bench result", shown);
+        return NULL;
     }
     if (strcmp(checksum, mine)) {
         bench_error(error, size, "baseline '%s' was measured on workload %s (%s), this run on %s (%s): not comparable",
-                    baseline_path, name, checksum, w->name, mine);
+                    shown, text_quote(name, name_shown), text_quote(checksum, why_shown),
+                    text_quote(w->name, mine_shown), mine);
         json_decref(base);
-        return -1;
+        return NULL;
     }
+    return base;
+}
+
+bool bench_check_baseline(const char *baseline_path, const BenchWorkload *w, char *error, size_t size) {
+    json_t *base = load_baseline(baseline_path, w, error, size);
+    json_decref(base);
+    return base != NULL;
+}
+
+int bench_compare(FILE *out, const BenchWorkload *w, const BenchResult *r, const char *baseline_path,
+                  double max_regression_pct, char *error, size_t size) {
+    json_t *base = load_baseline(baseline_path, w, error, size);
+    if (!base)
+        return -1;
     int regressions = 0, compared = 0;
     size_t i;
     json_t *b;
@@ -354,7 +493,9 @@ int bench_compare(FILE *out, const BenchWorkload *w, const BenchResult *r, const
     }
     json_decref(base);
     if (!compared) {
-        bench_error(error, size, "baseline '%s' has no mode and thread count in common with this run", baseline_path);
+        char shown[TEXT_QUOTE_SIZE];
+        bench_error(error, size, "baseline '%s' has no mode and thread count in common with this run",
+                    text_quote(baseline_path, shown));
         return -1;
     }
     return regressions;

@@ -2,18 +2,23 @@
  * in three modes — bulk (no tables, bulk counting: the raw generator), full (every leaf
  * move made and unmade: what an engine's search sees) and hashed (the per-ply tables,
  * emptied before each run) — at 1 thread and at all cores, repeated after a warm-up, every
- * count checked. Results carry a fingerprint of the machine and the build, and are stored
- * as JSON (schema 1, written through a temporary file and a rename) for `perft results`
- * and for baseline comparisons. */
+ * count checked. A result carries a fingerprint of the machine and the build and is one
+ * JSON document (schema 1, built with io/json.h), printed or stored whole or not at all,
+ * for `perft results` and for baseline comparisons. Nothing here prints unless given a
+ * stream. */
 #ifndef PERFTKIT_BENCH_H
 #define PERFTKIT_BENCH_H
 
 #include <stdio.h>
 
+#include "../io/json.h"
 #include "../perft/count.h"
 #include "../suites/epd.h"
 
 enum { BENCH_MAX_POSITIONS = 64, BENCH_MODES = 3, BENCH_MAX_REPEAT = 100, BENCH_MAX_SETUPS = 2 * BENCH_MODES };
+
+/* The result document's schema; `perft results` reads schema 1. */
+enum { BENCH_JSON_SCHEMA = 1 };
 
 typedef enum { BENCH_BULK, BENCH_FULL, BENCH_HASHED } BenchMode;
 
@@ -54,6 +59,12 @@ typedef struct BenchMachine {
 
 void bench_machine(BenchMachine *m);
 
+/* The machine's fingerprint and the build's, as text lines (perft bench --fingerprint). */
+void bench_print_fingerprint(FILE *out, const BenchMachine *m);
+
+/* The same as a JSON document: machine and build, as in a result. */
+json_t *bench_fingerprint_json(const BenchMachine *m);
+
 /* One mode at one thread count. */
 typedef struct BenchSetup {
     BenchMode mode;
@@ -64,32 +75,56 @@ typedef struct BenchSetup {
     double median_lps, min_lps, max_lps; /* leaves per second */
 } BenchSetup;
 
-typedef struct BenchResult {
-    BenchMachine machine;
-    char date[32];                      /* UTC, ISO 8601 */
-    int repeat;
-    int setup_count;
-    BenchSetup setups[BENCH_MAX_SETUPS];
-    double seconds;                     /* the whole benchmark, warm-up included */
-} BenchResult;
-
 typedef struct BenchOptions {
     int repeat;                         /* timed runs per setup, after one warm-up */
     int threads;                        /* the "all cores" thread count */
     bool modes[BENCH_MODES];
-    size_t hash_bytes;                  /* tables of the hashed mode */
-    bool progress;                      /* a line on stderr per run */
+    long hash_mb;                       /* tables of the hashed mode */
+    uint64_t key_seed;                  /* recorded in the result; counts never depend on it */
+    FILE *progress;                     /* a line per run, or NULL */
 } BenchOptions;
+
+typedef struct BenchResult {
+    BenchMachine machine;
+    char date[32];                      /* UTC, ISO 8601 */
+    int repeat;
+    int threads;                        /* the "all cores" thread count */
+    long hash_mb;
+    uint64_t key_seed;
+    int setup_count;
+    BenchSetup setups[BENCH_MAX_SETUPS];
+    double seconds;                     /* the whole benchmark, warm-up included */
+    bool wrong_count;                   /* the run failed on a wrong count (not on memory) */
+} BenchResult;
 
 /* Runs the workload; false, with the reason (a wrong count names position, mode and
  * depth), when a count is wrong or memory is refused. */
 bool bench_run(const BenchWorkload *w, const BenchOptions *o, BenchResult *r, char *error, size_t error_size);
 
-/* The result as one JSON document (schema in the README). */
-void bench_write_json(FILE *out, const BenchWorkload *w, const BenchResult *r);
+/* What a run is about to do, as the lines before it: workload, machine, build. */
+void bench_print_header(FILE *out, const BenchWorkload *w, const BenchOptions *o, const BenchMachine *m);
 
-/* Writes the JSON to `path` through `path`.tmp.PID and a rename: never half a file. */
+/* The result as a table: a row per setup, then the total time. */
+void bench_print_table(FILE *out, const BenchResult *r);
+
+/* The result as one JSON document (schema in the README). */
+json_t *bench_json(const BenchWorkload *w, const BenchResult *r);
+
+/* DIR/MACHINE/DATE-COMMIT.json, with -2, -3 ... rather than a stored run's name; makes
+ * the folders. False, with the reason, when the folder cannot be made or written. */
+bool bench_result_path(const char *dir, const char *machine, char *out, size_t size, char *error,
+                       size_t error_size);
+
+/* True when a file can be written at `path` now (a temporary beside it is made and
+ * removed): so a run refuses an unwritable target before it starts. */
+bool bench_can_save(const char *path, char *error, size_t error_size);
+
+/* Stores the JSON at `path`, whole or not at all (io/outfile.h). */
 bool bench_save(const char *path, const BenchWorkload *w, const BenchResult *r, char *error, size_t error_size);
+
+/* Checks that `baseline_path` holds a stored result of the workload `w`, so that a run
+ * can refuse before it starts; false with the reason. */
+bool bench_check_baseline(const char *baseline_path, const BenchWorkload *w, char *error, size_t error_size);
 
 /* Compares with a stored result: prints one line per setup both have, and returns how
  * many are slower than the baseline by more than `max_regression_pct`; -1, with the

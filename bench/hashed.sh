@@ -14,14 +14,18 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 runs=5 perft=build/cli/perft other=
+# Each option's value is checked to be there, so a bad command line gets one line, not bash's.
+need() { (($# >= 2)) || { echo "hashed.sh: $1 needs a value (try --help)" >&2; exit 2; }; }
 while (($#)); do
     case $1 in
-        --runs) runs=$2; shift 2 ;;
-        --compare) other=$2; shift 2 ;;
-        -h|--help) sed -n '2,9p' "$0" | cut -c3-; exit 0 ;;
+        --runs) need "$@"; runs=$2; shift 2 ;;
+        --compare) need "$@"; other=$2; shift 2 ;;
+        -h|--help) sed -n '2,/^[^#]/s/^# \{0,1\}//p' "$0"; exit 0 ;;  # the comment block above
+        -*) echo "hashed.sh: unknown option '$1' (try --help)" >&2; exit 2 ;;
         *) perft=$1; shift ;;
     esac
 done
+[[ $runs =~ ^[1-9][0-9]*$ ]] || { echo "hashed.sh: --runs '$runs' is not a whole number above 0" >&2; exit 2; }
 [ -x "$perft" ] || { echo "hashed.sh: no perft binary at $perft (build first)" >&2; exit 2; }
 source bench/lib.sh
 

@@ -8,16 +8,20 @@
 set -euo pipefail
 here=$(cd "$(dirname "$0")/.." && pwd)
 runs=5 results=results workload=$here/suites/bench.epd perft=$here/build/cli/perft
+# Each option's value is checked to be there, so a bad command line gets one line, not bash's.
+need() { (($# >= 2)) || { echo "hyperfine.sh: $1 needs a value (try --help)" >&2; exit 2; }; }
 while (($#)); do
     case $1 in
-        --runs) runs=$2; shift 2 ;;
-        --results) results=$2; shift 2 ;;
-        --workload) workload=$2; shift 2 ;;
-        -h|--help) sed -n '2,8p' "$0" | cut -c3-; exit 0 ;;
+        --runs) need "$@"; runs=$2; shift 2 ;;
+        --results) need "$@"; results=$2; shift 2 ;;
+        --workload) need "$@"; workload=$2; shift 2 ;;
+        -h|--help) sed -n '2,/^[^#]/s/^# \{0,1\}//p' "$0"; exit 0 ;;  # the comment block above
+        -*) echo "hyperfine.sh: unknown option '$1' (try --help)" >&2; exit 2 ;;
         *) perft=$1; shift ;;
     esac
 done
 command -v hyperfine >/dev/null || { echo "hyperfine.sh: hyperfine is not installed (apt-get install hyperfine)" >&2; exit 2; }
+[[ $runs =~ ^[1-9][0-9]*$ ]] || { echo "hyperfine.sh: --runs '$runs' is not a whole number above 0" >&2; exit 2; }
 [ -x "$perft" ] || { echo "hyperfine.sh: no perft binary at $perft (build first)" >&2; exit 2; }
 [ -r "$workload" ] || { echo "hyperfine.sh: cannot read workload $workload" >&2; exit 2; }
 

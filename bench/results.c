@@ -11,17 +11,29 @@
 #include <sys/stat.h>
 
 #include "../io/outfile.h"
+#include "../io/text.h"
+
+/* Where unreadable files are reported. */
+typedef struct Walk {
+    ResultSet *set;
+    ResultsWarning warn;
+    void *context;
+} Walk;
 
 static void copy_string(char *out, size_t size, json_t *value) {
     snprintf(out, size, "%s", json_is_string(value) ? json_string_value(value) : "?");
 }
 
 /* Reads one file; false when it is not a bench result (not counted as an error). */
-static bool read_result(const char *path, StoredResult *r, ResultSet *set, FILE *warnings) {
+static bool read_result(const char *path, StoredResult *r, const Walk *walk) {
+    ResultSet *set = walk->set;
     json_error_t why;
     json_t *doc = json_load_file(path, 0, &why);
     if (!doc) {
-        fprintf(warnings, "perft results: %s: not JSON: %s (line %d)\n", path, why.text, why.line);
+        char message[2 * TEXT_QUOTE_SIZE + 64], shown[TEXT_QUOTE_SIZE], reason[TEXT_QUOTE_SIZE];
+        snprintf(message, sizeof message, "'%s' is not JSON: %s (line %d); passed over", text_quote(path, shown),
+                 text_quote(why.text, reason), why.line);
+        walk->warn(walk->context, message);
         set->unreadable++;
         return false;
     }
@@ -63,7 +75,8 @@ static bool read_result(const char *path, StoredResult *r, ResultSet *set, FILE 
     return r->setup_count > 0;
 }
 
-static void walk(const char *dir, ResultSet *set, FILE *warnings) {
+static void walk(const char *dir, const Walk *w) {
+    ResultSet *set = w->set;
     DIR *d = opendir(dir);
     if (!d)
         return;
@@ -76,7 +89,7 @@ static void walk(const char *dir, ResultSet *set, FILE *warnings) {
         if (stat(path, &st) != 0)
             continue;
         if (S_ISDIR(st.st_mode)) {
-            walk(path, set, warnings);
+            walk(path, w);
             continue;
         }
         size_t n = strlen(e->d_name);
@@ -90,7 +103,7 @@ static void walk(const char *dir, ResultSet *set, FILE *warnings) {
             set->items = grown;
             set->capacity = capacity;
         }
-        if (read_result(path, &set->items[set->count], set, warnings))
+        if (read_result(path, &set->items[set->count], w))
             set->count++;
     }
     closedir(d);
@@ -102,13 +115,15 @@ static int by_machine_then_date(const void *a, const void *b) {
     return c ? c : strcmp(x->date, y->date);
 }
 
-bool results_load(const char *dir, ResultSet *set, FILE *warnings, char *error, size_t size) {
+bool results_load(const char *dir, ResultSet *set, ResultsWarning warn, void *context, char *error, size_t size) {
     memset(set, 0, sizeof *set);
     DIR *d = opendir(dir);
-    if (!d)
-        return bench_error(error, size, "cannot read '%s': %s", dir, strerror(errno));
+    if (!d) {
+        char shown[TEXT_QUOTE_SIZE];
+        return bench_error(error, size, "cannot read '%s': %s", text_quote(dir, shown), strerror(errno));
+    }
     closedir(d);
-    walk(dir, set, warnings);
+    walk(dir, &(Walk){set, warn, context});
     if (set->count)
         qsort(set->items, (size_t)set->count, sizeof set->items[0], by_machine_then_date);
     return true;
@@ -310,8 +325,14 @@ static void write_page(FILE *f, const ResultSet *set, int reference) {
 
 bool results_write_html(const char *path, const ResultSet *set, int reference, char *error, size_t size) {
     OutFile f;
-    if (!outfile_open(&f, path, error, size))
-        return false;
-    write_page(f.stream, set, reference);
-    return outfile_commit(&f, error, size);
+    char reason[4400], shown[TEXT_QUOTE_SIZE];
+    bool ok = outfile_open(&f, path, reason, sizeof reason);
+    if (ok) {
+        write_page(f.stream, set, reference);
+        ok = outfile_commit(&f, reason, sizeof reason);
+    }
+    if (!ok) /* outfile's message names the path unquoted; this one quotes it */
+        return bench_error(error, size, "cannot write '%s': %s", text_quote(path, shown),
+                           strerror(errno ? errno : EIO));
+    return true;
 }

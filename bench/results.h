@@ -16,7 +16,7 @@ typedef struct StoredSetup {
 } StoredSetup;
 
 typedef struct StoredResult {
-    char path[1024];
+    char path[2048];      /* as long as the walk's paths, so none is cut */
     char machine[96], cpu[128], date[32], commit[64], workload[64], checksum[24];
     int setup_count;
     StoredSetup setups[BENCH_MAX_SETUPS];
@@ -29,9 +29,13 @@ typedef struct ResultSet {
     int unreadable;  /* files that could not be read as JSON (each named on `warnings`) */
 } ResultSet;
 
-/* Reads every *.json under `dir` (folders included); names each unreadable file on
- * `warnings`. Results are sorted by machine, then date. False when `dir` cannot be read. */
-bool results_load(const char *dir, ResultSet *set, FILE *warnings, char *error, size_t error_size);
+/* Called with a one-line message (outside text quoted) for each unreadable file. */
+typedef void (*ResultsWarning)(void *context, const char *message);
+
+/* Reads every *.json under `dir` (folders included); names each unreadable file through
+ * `warn`. Results are sorted by machine, then date. False when `dir` cannot be read. */
+bool results_load(const char *dir, ResultSet *set, ResultsWarning warn, void *context, char *error,
+                  size_t error_size);
 void results_free(ResultSet *set);
 
 /* The index of the reference result: the newest of machine `reference`, or the oldest

@@ -1,127 +1,151 @@
-/* cmd_stats.c — `perft stats`: the wiki's perft statistics at every depth 1..N. */
-#include <getopt.h>
-#include <stdlib.h>
+/* cmd_stats.c — `perft stats`: the wiki's perft statistics at every depth 1..N, within
+ * the run's limits. */
 #include <string.h>
 
-#include "cli.h"
+#include "../perft/clock.h"
+#include "../perft/stats.h"
 #include "commands.h"
 #include "report.h"
-#include "../perft/stats.h"
 
-static const char stats_help[] =
-    "usage: perft stats [-d N] [--fen FEN | --startpos] [--chess960] [--moves LIST] [-t N] [--hash MB]\n"
-    "                   [--json]\n\n"
-    "Counts, for every depth 1..N, what the chessprogramming wiki's Perft Results tables\n"
-    "count of the last move into each leaf: nodes, captures (e.p. included), e.p.\n"
-    "captures, castles, promotions, checks (mates included), discovery checks (single\n"
-    "checks by a man other than the one that moved; the rook, for castling), double\n"
-    "checks, and checkmates. `perft divide --stats` gives the same per root move.\n\n"
-    "Hashing applies: a table per remaining depth, down to the last ply, holds each\n"
-    "position's whole statistics vector (80-byte entries, a check word over key and vector).\n\n"
-    "  -d, --depth N          deepest depth, 1..12 (default 5)\n" CLI_POSITION_HELP
-    "  -t, --threads N        threads (default: every processor)\n"
-    "      --hash MB          memory for the statistics tables; 0 turns hashing off\n"
-    "                         (default: as for perft count)\n"
-    "      --json             one JSON document on stdout instead of the table\n"
-    "  -h, --help             this text\n\n"
-    "Exit status: 0 counted, 2 bad input.\n";
+typedef struct StatsOptions {
+    PositionOptions position;
+    long depth;
+    RunOptions run;
+    bool json;
+} StatsOptions;
 
-static const char *const column_titles[STATS_FIELDS] = {"nodes", "captures", "e.p.", "castles", "promotions",
-                                                        "checks", "discovery", "double", "mates"};
+static const CliSpec stats_spec = {
+    .summary = "Counts, for every depth 1..N, what the chessprogramming wiki's Perft Results tables\n"
+               "count of the last move into each leaf: nodes, captures (e.p. included), e.p.\n"
+               "captures, castles, promotions, checks (mates included), discovery checks (single\n"
+               "checks by a man other than the one that moved; the rook, for castling), double\n"
+               "checks, and checkmates. `perft divide --stats` gives the same per root move.\n",
+    .epilogue = "Hashing applies: a table per remaining depth, down to the last ply, holds each\n"
+                "position's whole statistics vector (80-byte entries, a check word over key and\n"
+                "vector). --hash: by default as for perft count at depth N.\n\n"
+                "--max-time and --max-nodes count the whole run, all depths together. A stopped run\n"
+                "prints the depths it finished, each exact (a depth is never printed in part), then\n"
+                "\"partial: ...\" and why.\n\n"
+                "Example: perft stats -d 5   the wiki's table of the start position to depth 5\n"
+                "Exit status: 0 counted, 2 bad input, 3 stopped by --max-time or --max-nodes (partial),\n"
+                "130 interrupted by Ctrl-C (partial; the finished depths are printed).\n",
+};
 
-void stats_print_header(FILE *out, const char *first_column) {
-    fprintf(out, "%-8s", first_column);
-    for (int i = 0; i < STATS_FIELDS; i++)
-        fprintf(out, i == 0 ? "%16s" : "%14s", column_titles[i]);
-    fputc('\n', out);
+/* Returns CLI_CONTINUE to go on, or the exit status to end with. */
+static int parse_options(Cli *cli, int argc, char **argv, StatsOptions *o) {
+    memset(o, 0, sizeof *o);
+    o->depth = 5;
+    cli_run_defaults(&o->run);
+    const CliOption options[] = {
+        CLI_OPT_DEPTH(&o->depth, 1, STATS_MAX_DEPTH, "deepest depth (64-bit counters suffice to 12)"),
+        CLI_OPTS_POSITION(&o->position),
+        CLI_OPTS_RUN(&o->run),
+        CLI_OPTS_LIMITS(&o->run),
+        CLI_OPT_JSON(&o->json),
+        CLI_OPT_END,
+    };
+    return cli_parse(cli, &stats_spec, options, argc, argv, NULL);
 }
 
-void stats_print_row(FILE *out, const char *label, LeafStats *s) {
-    char text[COUNT_TEXT_SIZE];
-    fprintf(out, "%-8s", label);
-    for (int i = 0; i < STATS_FIELDS; i++)
-        fprintf(out, i == 0 ? "%16s" : "%14s", count_format(s->field[i], false, text));
-    fputc('\n', out);
+/* The limits left for the next depth, after `seconds` and `leaves` spent; false (with
+ * the reason) when one is used up already. */
+static bool limits_left(const RunLimits *whole, double seconds, Count leaves, RunLimits *left, RunStatus *why) {
+    *left = *whole;
+    if (whole->interrupt && *whole->interrupt)
+        return *why = RUN_INTERRUPTED, false;
+    if (whole->max_seconds > 0) {
+        if (seconds >= whole->max_seconds)
+            return *why = RUN_TIME_LIMIT, false;
+        left->max_seconds = whole->max_seconds - seconds;
+    }
+    if (whole->max_nodes) {
+        if (leaves >= whole->max_nodes)
+            return *why = RUN_NODE_LIMIT, false;
+        left->max_nodes = whole->max_nodes - leaves;
+    }
+    return true;
 }
 
-void stats_print_json_fields(FILE *out, LeafStats *s) {
-    for (int i = 0; i < STATS_FIELDS; i++)
-        fprintf(out, "%s\"%s\": \"%llu\"", i ? ", " : "", stats_field_names[i],
-                (unsigned long long)s->field[i]);
+static int exit_status(RunStatus status) {
+    switch (status) {
+    case RUN_INTERRUPTED: return EXIT_INTERRUPTED;
+    case RUN_TIME_LIMIT:
+    case RUN_NODE_LIMIT: return EXIT_PARTIAL;
+    default: return EXIT_OK;
+    }
 }
 
 int cmd_stats(Cli *cli, int argc, char **argv) {
-    (void)cli;
-    enum { OPT_HASH = CLI_OPT_FIRST_FREE, OPT_JSON };
-    static const struct option long_options[] = {
-        CLI_POSITION_OPTIONS,                          {"depth", required_argument, NULL, 'd'}, {"threads", required_argument, NULL, 't'},
-        {"hash", required_argument, NULL, OPT_HASH},   {"json", no_argument, NULL, OPT_JSON},
-        {"help", no_argument, NULL, 'h'},              {NULL, 0, NULL, 0}};
-    PositionOptions position = {NULL, NULL, false, false};
-    LegacyRunSettings run;
-    cli_default_run_settings(&run);
-    long depth = 5;
-    bool json = false;
-    cli_options_start();
-    for (;;) {
-        int c = getopt_long(argc, argv, ":d:t:h", long_options, NULL);
-        if (c == -1)
-            break;
-        if (cli_position_option(c, optarg, &position))
-            continue;
-        switch (c) {
-        case 'd':
-            if (!cli_parse_long("stats", "depth", optarg, 1, STATS_MAX_DEPTH, &depth))
-                return EXIT_BAD_INPUT;
-            break;
-        case OPT_JSON: json = true; break;
-        case 't':
-        case OPT_HASH:
-            if (!cli_parse_run_option("stats", c == 't' ? RUN_OPTION_THREADS : RUN_OPTION_HASH, optarg, &run))
-                return EXIT_BAD_INPUT;
-            break;
-        case 'h': fputs(stats_help, stdout); return EXIT_OK;
-        default: return cli_option_problem("stats", c, argv);
-        }
-    }
-    int finished = cli_finish_options("stats", argc, argv, &position);
-    if (finished >= 0)
-        return finished;
+    StatsOptions o;
     Position pos;
-    if (!cli_setup_position("stats", &position, &pos))
+    int status = parse_options(cli, argc, argv, &o);
+    if (status != CLI_CONTINUE)
+        return status;
+    if (!cli_position(cli, &o.position, &pos))
         return EXIT_BAD_INPUT;
     StatsTables *tables;
     int threads;
-    if (!cli_create_stats_tables("stats", &run, (int)depth, &tables, &threads))
+    if (!cli_stats_tables(cli, &o.run, (int)o.depth, &tables, &threads))
         return EXIT_BAD_INPUT;
+    RunLimits limits = cli_limits(&o.run);
 
-    if (json) {
-        report_json_open(stdout, "stats");
-        report_json_position(stdout, &pos);
-        printf(",\n  \"options\": {\"threads\": %d, \"hash_mb\": %ld},\n  \"depths\": [", threads, run.hash_mb);
-    } else {
-        stats_print_header(stdout, "depth");
-    }
-    double start = cli_now();
-    for (int d = 1; d <= depth; d++) {
+    json_t *depths = o.json ? json_array() : NULL;
+    if (!o.json)
+        report_stats_header(cli->out, "depth");
+    RunStatus run_status = RUN_COMPLETED;
+    Count leaves = 0;
+    int finished = 0;
+    double start = clock_seconds();
+    for (int d = 1; d <= o.depth; d++) {
+        RunLimits left;
+        double begun = clock_seconds();
+        if (!limits_left(&limits, begun - start, leaves, &left, &run_status))
+            break;
         LeafStats s;
-        double begun = cli_now();
-        stats_run(&pos, d, threads, tables, &s);
-        if (json) {
-            printf("%s\n    {\"depth\": %d, ", d > 1 ? "," : "", d);
-            stats_print_json_fields(stdout, &s);
-            printf(", \"seconds\": %.6f}", cli_now() - begun);
+        run_status = stats_run(&pos, d, threads, tables, &left, &s);
+        if (run_status != RUN_COMPLETED)
+            break;
+        finished = d;
+        leaves += s.field[STAT_NODES];
+        if (o.json) {
+            json_t *row = json_object(), *fields = report_stats_json(&s);
+            json_set(row, "depth", json_integer(d));
+            json_object_update(row, fields);
+            json_decref(fields);
+            json_set(row, "seconds", json_real(clock_seconds() - begun));
+            json_array_append_new(depths, row);
         } else {
             char label[8];
             snprintf(label, sizeof label, "%d", d);
-            stats_print_row(stdout, label, &s);
+            report_stats_row(cli->out, label, &s);
+            fflush(cli->out); /* each depth as it finishes: the deep ones take minutes */
         }
-        fflush(stdout);
     }
-    if (json)
-        printf("\n  ],\n  \"seconds\": %.6f\n}\n", cli_now() - start);
-    else
-        fprintf(stderr, "time %.3f s\n", cli_now() - start);
+    double seconds = clock_seconds() - start;
     stats_tables_destroy(tables);
-    return EXIT_OK;
+    bool complete = run_status == RUN_COMPLETED;
+    if (o.json) {
+        json_t *doc = json_document(cli->command, REPORT_JSON_SCHEMA);
+        json_set(doc, "position", json_position(&pos));
+        json_set(doc, "depth", json_integer(o.depth));
+        json_set(doc, "options", report_options_json(&o.run, stats_threads((int)o.depth, threads)));
+        json_set(doc, "status", json_string(run_status_text(run_status)));
+        json_set(doc, "complete", json_boolean(complete));
+        json_set(doc, "depths", depths);
+        json_set(doc, "seconds", json_real(seconds));
+        if (!json_write(cli->out, doc))
+            return cli_write_failed(cli);
+    } else {
+        if (!complete) {
+            if (finished)
+                fprintf(cli->out, "partial: depths 1..%d of 1..%ld (%s)\n", finished, o.depth,
+                        run_status_text(run_status));
+            else
+                fprintf(cli->out, "partial: no depth of 1..%ld finished (%s)\n", o.depth, run_status_text(run_status));
+        }
+        cli_print_rate(cli->err, leaves, seconds);
+        fprintf(cli->err, "status: %s\n", run_status_text(run_status));
+    }
+    status = cli_flush(cli);
+    return status != EXIT_OK ? status : exit_status(run_status);
 }

@@ -1,36 +1,40 @@
 /* cmd_suite.c — `perft suite`: positions with known counts in, a verdict out. Every
  * position is counted on the shared driver (threads and tables kept from position to
- * position) and reported as it finishes: as text, TAP or JSON on stdout, and as
- * JUnit XML in a file written at the end (through a temporary file and a rename). */
-#include <getopt.h>
+ * position) and reported as it finishes, as text or TAP on stdout; --json builds one
+ * document printed whole at the end; --junit writes JUnit XML to a file at the end
+ * (io/outfile.h: whole or not at all). Ctrl-C ends the run with what finished. */
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "cli.h"
+#include "../io/json.h"
+#include "../io/outfile.h"
+#include "../io/text.h"
+#include "../perft/clock.h"
+#include "../suites/suite.h"
 #include "commands.h"
 #include "quick_suite.h"
-#include "../io/outfile.h"
-#include "report.h"
-#include "../suites/suite.h"
+
+enum { SUITE_JSON_SCHEMA = 1 };
 
 typedef enum { OUTPUT_TEXT, OUTPUT_TAP, OUTPUT_JSON } Output;
 
 typedef struct SuiteOptions {
     long max_depth;
-    Count max_nodes;
+    Count max_known;  /* 0: none */
     long count_depth; /* depth counted for positions without known counts */
-    bool chess960;
-    Output output;
+    bool chess960, json, tap;
     const char *junit;
-    LegacyRunSettings run;
+    RunOptions run;
 } SuiteOptions;
 
 typedef enum { VERDICT_PASS, VERDICT_FAIL, VERDICT_COUNTED, VERDICT_SKIPPED, VERDICT_MALFORMED } Verdict;
 
+static const char *const verdict_names[] = {"pass", "fail", "counted", "skipped", "malformed"};
+
 typedef struct DepthResult {
     int depth;
-    bool known;  /* an expected count was given */
+    bool known; /* an expected count was given */
     Count expected, got;
     double seconds;
 } DepthResult;
@@ -81,82 +85,99 @@ typedef struct Totals {
     Count nodes;
 } Totals;
 
-/* What a run of the whole command keeps: totals, and the JUnit document being built. */
+/* What a run of the whole command keeps: totals, the documents being built, the stop. */
 typedef struct SuiteRun {
+    Cli *cli;
     const SuiteOptions *o;
+    Output output;
     Driver driver;
+    RunLimits limits;      /* Ctrl-C */
+    bool interrupted;
     Totals all, file;      /* the whole run, and the current file (for JUnit) */
     double file_seconds;
     Text junit, junit_file;
-    bool first_json;
+    json_t *positions;     /* --json: the "positions" array */
 } SuiteRun;
 
-static const char suite_help[] =
-    "usage: perft suite [FILE...] [--max-depth N] [--max-nodes N] [-d N] [--chess960] [-t N]\n"
-    "                   [--hash MB] [--json | --tap] [--junit FILE]\n\n"
-    "Counts every position of the suites at every depth they list and compares with the\n"
-    "known counts: one line per position (pass or FAIL, its id or file:line, the depths\n"
-    "checked, the FEN), then \"N passed, N failed\" with the nodes and time spent. A\n"
-    "mismatch prints the depth, expected and actual counts and the perft divide command\n"
-    "that reproduces it. Without FILE, runs the built-in quick selection (well-known\n"
-    "positions, e.p. and castling traps, Chess960; a few seconds).\n\n"
-    "Formats, mixed freely in one file:\n"
-    "  EPD with counts    <FEN> ;D1 20 ;D2 400 [;id NAME]   (FEN of 6 fields or 4)\n"
-    "  python-chess       id NAME / epd <FEN> / perft 1 20 / perft 2 400   (blocks)\n"
-    "  plain FEN lists    <FEN>   (no counts: counted to -d N and printed, not checked)\n"
-    "'#' starts a comment line. Chess960 is read from the castling field.\n\n"
-    "      --max-depth N      skip depths above N (1..32)\n"
-    "      --max-nodes N      skip depths whose known count is above N\n"
-    "  -d, --depth N          depth to count positions without known counts (default 3)\n"
-    "      --chess960         read every position as Chess960\n"
-    "  -t, --threads N        threads (default: every processor)\n"
-    "      --hash MB          hash tables, kept from position to position (default: as for\n"
-    "                         perft count -d 6, 64 MB, or less with --max-depth below 6)\n"
-    "      --json             one JSON document on stdout instead of text (schema: README)\n"
-    "      --tap              TAP (version 13) on stdout instead of text: one test point per\n"
-    "                         position and depth\n"
-    "      --junit FILE       also write JUnit XML to FILE: a testsuite per input file, a\n"
-    "                         testcase per position and depth\n"
-    "  -h, --help             this text\n\n"
-    "Exit status: 0 all passed, 1 a count differed, 2 unreadable file, malformed line or\n"
-    "bad FEN (the other lines still run) or bad option.\n";
+static const CliSpec suite_spec = {
+    .operands = "[FILE...]",
+    .max_operands = -1,
+    .summary =
+        "Counts every position of the suite files at every depth they list and compares with\n"
+        "the known counts: one line per position (pass or FAIL, its id or file:line, the depths\n"
+        "checked, the FEN), then \"N passed, N failed\" with the nodes and time spent. A mismatch\n"
+        "prints the depth, expected and actual counts and the perft divide command that\n"
+        "reproduces it. Without FILE, runs the built-in quick selection (61 well-known\n"
+        "positions, e.p. and castling traps, Chess960: 1.27 billion nodes, about a second on\n"
+        "one thread).\n",
+    .epilogue =
+        "Formats, mixed freely in one file:\n"
+        "  EPD with counts    <FEN> ;D1 20 ;D2 400 [;id NAME]   (FEN of 6 fields or 4)\n"
+        "  python-chess       id NAME / epd <FEN> / perft 1 20 / perft 2 400   (blocks)\n"
+        "  plain FEN lists    <FEN>   (no counts: counted to -d N and printed, not checked)\n"
+        "'#' starts a comment line. Chess960 is read from the castling field. Lines are ASCII:\n"
+        "every line that is not a record, a comment or blank is reported as malformed with\n"
+        "its file, line and reason, and the other lines still run.\n\n"
+        "--hash: tables kept from position to position, by default as for perft count -d 6\n"
+        "(64 MB), or less with --max-depth below 6.\n"
+        "--max-known was called --max-nodes before perft's options were unified; --max-nodes\n"
+        "now means \"stop after about N leaves\" (count, divide), which suite does not take.\n\n"
+        "Ctrl-C stops the run: the positions finished (one cut short with the depths it\n"
+        "finished) and the summary are printed, then \"status: interrupted\".\n"
+        "Exit status: 0 all passed, 1 a count differed, 2 an unreadable file, a malformed line\n"
+        "or a bad FEN (when nothing differed) or a bad option, 130 interrupted by Ctrl-C.\n",
+};
 
-static void print_json_position(SuiteRun *r, const char *label, int line, const char *file, const EpdRecord *record,
-                                bool chess960, Verdict verdict, const DepthResult *depths, int n, const char *error) {
-    static const char *const names[] = {"pass", "fail", "counted", "skipped", "malformed"};
-    char text[COUNT_TEXT_SIZE];
-    printf("%s\n    {\"file\": ", r->first_json ? "" : ",");
-    r->first_json = false;
-    report_json_string(stdout, file);
-    printf(", \"line\": %d, \"id\": ", line);
-    if (record && record->id[0])
-        report_json_string(stdout, record->id);
-    else
-        printf("null");
-    printf(", \"label\": ");
-    report_json_string(stdout, label);
-    printf(", \"fen\": ");
-    if (record)
-        report_json_string(stdout, record->fen);
-    else
-        printf("null");
-    printf(", \"chess960\": %s, \"status\": \"%s\"", chess960 ? "true" : "false", names[verdict]);
-    if (error) {
-        printf(", \"error\": ");
-        report_json_string(stdout, error);
-    }
-    printf(", \"depths\": [");
+/* Returns CLI_CONTINUE to go on, or the exit status to end with. */
+static int parse_options(Cli *cli, int argc, char **argv, SuiteOptions *o, CliOperands *files) {
+    memset(o, 0, sizeof *o);
+    o->max_depth = CLI_MAX_DEPTH;
+    o->count_depth = 3;
+    cli_run_defaults(&o->run);
+    const CliOption options[] = {
+        CLI_OPT_INT("max-depth", 0, "N", &o->max_depth, 1, CLI_MAX_DEPTH, "skip depths above N"),
+        CLI_OPT_COUNT("max-known", "N", &o->max_known, 1,
+                      "skip depths whose known count is above N (formerly\n--max-nodes; see below)"),
+        CLI_OPT_DEPTH(&o->count_depth, 1, CLI_MAX_DEPTH, "depth to count positions without known counts"),
+        CLI_OPT_CHESS960(&o->chess960),
+        CLI_OPTS_RUN(&o->run),
+        CLI_OPT_JSON(&o->json),
+        CLI_OPT_FLAG("tap", 0, &o->tap,
+                     "TAP (version 13) on stdout instead of text: one test point\nper position and depth"),
+        CLI_OPT_STRING("junit", 0, "FILE", &o->junit,
+                       "also write JUnit XML to FILE: a testsuite per input file, a\ntestcase per position and depth"),
+        CLI_OPT_END,
+    };
+    int status = cli_parse(cli, &suite_spec, options, argc, argv, files);
+    if (status == CLI_CONTINUE && o->json && o->tap)
+        return cli_error(cli, "--json and --tap both given; choose one");
+    return status;
+}
+
+static void add_json_position(SuiteRun *r, const char *label, int line, const char *file, const EpdRecord *record,
+                              bool chess960, Verdict verdict, const DepthResult *depths, int n, const char *error) {
+    json_t *p = json_object();
+    json_set(p, "file", json_outside_string(file));
+    json_set(p, "line", json_integer(line));
+    json_set(p, "id", record && record->id[0] ? json_string(record->id) : json_null());
+    json_set(p, "label", json_string(label));
+    json_set(p, "fen", record ? json_string(record->fen) : json_null());
+    json_set(p, "chess960", json_boolean(chess960));
+    json_set(p, "status", json_string(verdict_names[verdict]));
+    if (error)
+        json_set(p, "error", json_string(error));
+    json_t *list = json_array();
     for (int i = 0; i < n; i++) {
-        printf("%s{\"depth\": %d, \"expected\": ", i ? ", " : "", depths[i].depth);
-        if (depths[i].known)
-            printf("\"%s\"", count_format(depths[i].expected, false, text));
-        else
-            printf("null");
-        printf(", \"got\": \"%s\", \"pass\": ", count_format(depths[i].got, false, text));
-        printf("%s, \"seconds\": %.6f}", !depths[i].known ? "null" : depths[i].got == depths[i].expected ? "true" : "false",
-               depths[i].seconds);
+        json_t *d = json_object();
+        json_set(d, "depth", json_integer(depths[i].depth));
+        json_set(d, "expected", depths[i].known ? json_count(depths[i].expected) : json_null());
+        json_set(d, "got", json_count(depths[i].got));
+        json_set(d, "pass", depths[i].known ? json_boolean(depths[i].got == depths[i].expected) : json_null());
+        json_set(d, "seconds", json_real(depths[i].seconds));
+        json_array_append_new(list, d);
     }
-    printf("]}");
+    json_set(p, "depths", list);
+    json_array_append_new(r->positions, p);
 }
 
 static void junit_testcase(SuiteRun *r, const char *label, const char *fen, const DepthResult *d, const char *error,
@@ -193,70 +214,119 @@ static void tap_point(SuiteRun *r, bool ok, const char *format, ...) __attribute
 static void tap_point(SuiteRun *r, bool ok, const char *format, ...) {
     va_list args;
     va_start(args, format);
-    printf("%sok %d - ", ok ? "" : "not ", ++r->all.tap_points);
-    vprintf(format, args);
-    putchar('\n');
+    fprintf(r->cli->out, "%sok %d - ", ok ? "" : "not ", ++r->all.tap_points);
+    vfprintf(r->cli->out, format, args);
+    fputc('\n', r->cli->out);
     va_end(args);
 }
 
-/* The file's name without its folders, for labels. */
-static const char *base_name(const char *path) {
-    const char *slash = strrchr(path, '/');
-    return slash ? slash + 1 : path;
-}
-
-static void report_malformed(SuiteRun *r, const char *file, int line, const EpdRecord *record, const char *error) {
-    char label[96];
-    snprintf(label, sizeof label, "%s:%d", base_name(file), line);
-    fprintf(stderr, "perft suite: %s: %s\n", label, error);
+/* A line the reader could not take, or a record whose FEN is bad: said on stderr with
+ * file:line and the reason (which quotes the line), and counted as malformed. */
+static void report_malformed(SuiteRun *r, const SuiteReader *reader, int line, const EpdRecord *record,
+                             const char *error) {
+    char label[SUITE_LABEL_SIZE];
+    suite_label(reader, NULL, line, label);
+    cli_error(r->cli, "%s: %s", label, error);
     r->all.malformed++;
     r->file.malformed++;
-    if (r->o->output == OUTPUT_TAP)
+    if (r->output == OUTPUT_TAP)
         tap_point(r, false, "%s # malformed: %s", label, error);
-    else if (r->o->output == OUTPUT_JSON)
-        print_json_position(r, label, line, file, record, false, VERDICT_MALFORMED, NULL, 0, error);
+    else if (r->output == OUTPUT_JSON)
+        add_json_position(r, label, line, reader->name, record, false, VERDICT_MALFORMED, NULL, 0, error);
     if (r->o->junit)
         junit_testcase(r, label, "", NULL, error, "");
 }
 
-static void run_record(SuiteRun *r, const char *file, int line, const EpdRecord *record) {
+static void print_text(SuiteRun *r, const char *label, const EpdRecord *record, Verdict verdict,
+                       const DepthResult *depths, int n, const char *divide_flags) {
+    static const char *const words[] = {"pass", "FAIL", "count", "skip"};
+    FILE *out = r->cli->out;
+    char span[32] = "none", text[COUNT_TEXT_SIZE], expected[COUNT_TEXT_SIZE];
+    if (n == 1)
+        snprintf(span, sizeof span, "D%d", depths[0].depth);
+    else if (n > 1)
+        snprintf(span, sizeof span, "D%d-D%d", depths[0].depth, depths[n - 1].depth);
+    fprintf(out, "%-5s %-28s %-7s  %s", words[verdict], label, span, record->fen);
+    if (verdict == VERDICT_COUNTED)
+        for (int i = 0; i < n; i++)
+            fprintf(out, " ;D%d %s", depths[i].depth, count_format(depths[i].got, false, text));
+    fputc('\n', out);
+    for (int i = 0; i < n; i++)
+        if (depths[i].known && depths[i].got != depths[i].expected)
+            fprintf(out, "      depth %d: expected %s, got %s\n      reproduce: perft divide -d %d --fen \"%s\"%s\n",
+                    depths[i].depth, count_format(depths[i].expected, false, expected),
+                    count_format(depths[i].got, false, text), depths[i].depth, record->fen, divide_flags);
+}
+
+static void print_tap(SuiteRun *r, const char *label, const EpdRecord *record, const DepthResult *depths, int n,
+                      const char *divide_flags) {
+    char text[COUNT_TEXT_SIZE], expected[COUNT_TEXT_SIZE];
+    if (n == 0)
+        tap_point(r, true, "%s # SKIP every depth is above the limits", label);
+    for (int i = 0; i < n; i++) {
+        const DepthResult *d = &depths[i];
+        count_format(d->got, false, text);
+        if (!d->known)
+            tap_point(r, true, "%s depth %d: %s # SKIP no known count", label, d->depth, text);
+        else if (d->got == d->expected)
+            tap_point(r, true, "%s depth %d: %s", label, d->depth, text);
+        else
+            tap_point(r, false, "%s depth %d: expected %s, got %s\n  ---\n  fen: \"%s\"\n  expected: \"%s\"\n"
+                      "  got: \"%s\"\n  reproduce: perft divide -d %d --fen \"%s\"%s\n  ...",
+                      label, d->depth, count_format(d->expected, false, expected), text, record->fen, expected,
+                      text, d->depth, record->fen, divide_flags);
+    }
+}
+
+/* Counts the depths of one record; a position cut short by Ctrl-C is reported with the
+ * depths it finished (or not at all if none). */
+static void run_record(SuiteRun *r, const SuiteReader *reader, int line, const EpdRecord *record) {
     const SuiteOptions *o = r->o;
     Position pos;
-    char error[FEN_ERROR_SIZE], label[96];
+    char error[FEN_ERROR_SIZE], label[SUITE_LABEL_SIZE];
     if (!fen_parse(&pos, record->fen, o->chess960, error, sizeof error)) {
-        char reason[EPD_FEN_SIZE + FEN_ERROR_SIZE + 16];
-        snprintf(reason, sizeof reason, "bad FEN '%s': %s", record->fen, error);
-        report_malformed(r, file, line, record, reason);
+        char reason[TEXT_QUOTE_SIZE + FEN_ERROR_SIZE + 16], shown[TEXT_QUOTE_SIZE];
+        snprintf(reason, sizeof reason, "bad FEN '%s': %s", text_quote(record->fen, shown), error);
+        report_malformed(r, reader, line, record, reason);
         return;
     }
-    if (record->id[0])
-        snprintf(label, sizeof label, "%s", record->id);
-    else
-        snprintf(label, sizeof label, "%s:%d", base_name(file), line);
+    suite_label(reader, record->id, line, label);
 
     /* The depths to run: the known ones under the limits, or 1..-d for a bare FEN. */
     DepthResult depths[EPD_MAX_DEPTHS];
     int n = 0;
-    if (record->expectation_count == 0) {
+    if (record->expectation_count == 0)
         for (int d = 1; d <= o->count_depth && d <= o->max_depth; d++)
             depths[n++] = (DepthResult){d, false, 0, 0, 0};
-    }
     for (int i = 0; i < record->expectation_count; i++) {
         const EpdExpectation *e = &record->expect[i];
-        if (e->depth <= o->max_depth && e->nodes <= o->max_nodes)
+        if (e->depth <= o->max_depth && (!o->max_known || e->nodes <= o->max_known))
             depths[n++] = (DepthResult){e->depth, true, e->nodes, 0, 0};
     }
     bool failed = false;
     for (int i = 0; i < n; i++) {
         RunReport run;
-        driver_run(&r->driver, &pos, depths[i].depth, NULL, NULL, &run);
+        driver_run(&r->driver, &pos, depths[i].depth, &r->limits, NULL, &run);
+        if (!run.complete || *r->limits.interrupt) {
+            r->interrupted = true;
+            if (!run.complete) {
+                n = i;
+                break;
+            }
+        }
         depths[i].got = run.total;
         depths[i].seconds = run.seconds;
         failed |= depths[i].known && run.total != depths[i].expected;
         r->all.counts++;
         r->all.nodes += run.total;
         r->file_seconds += run.seconds;
+        if (r->interrupted) {
+            n = i + 1;
+            break;
+        }
     }
+    if (r->interrupted && n == 0)
+        return;
     Verdict verdict = failed ? VERDICT_FAIL : n == 0 ? VERDICT_SKIPPED
                     : record->expectation_count == 0 ? VERDICT_COUNTED : VERDICT_PASS;
     int *tally[] = {&r->all.passed, &r->all.failed, &r->all.counted, &r->all.skipped};
@@ -264,48 +334,16 @@ static void run_record(SuiteRun *r, const char *file, int line, const EpdRecord 
     ++*tally[verdict];
     ++*file_tally[verdict];
     const char *divide_flags = pos.chess960 ? " --chess960" : "";
-    char text[COUNT_TEXT_SIZE], expected[COUNT_TEXT_SIZE];
-
-    if (o->output == OUTPUT_TEXT) {
-        static const char *const words[] = {"pass", "FAIL", "count", "skip"};
-        char span[32] = "none";
-        if (n == 1)
-            snprintf(span, sizeof span, "D%d", depths[0].depth);
-        else if (n > 1)
-            snprintf(span, sizeof span, "D%d-D%d", depths[0].depth, depths[n - 1].depth);
-        printf("%-5s %-28s %-7s  %s", words[verdict], label, span, record->fen);
-        if (verdict == VERDICT_COUNTED)
-            for (int i = 0; i < n; i++)
-                printf(" ;D%d %s", depths[i].depth, count_format(depths[i].got, false, text));
-        putchar('\n');
-        for (int i = 0; i < n; i++)
-            if (depths[i].known && depths[i].got != depths[i].expected)
-                printf("      depth %d: expected %s, got %s\n      reproduce: perft divide -d %d --fen \"%s\"%s\n",
-                       depths[i].depth, count_format(depths[i].expected, false, expected),
-                       count_format(depths[i].got, false, text), depths[i].depth, record->fen, divide_flags);
-    } else if (o->output == OUTPUT_TAP) {
-        if (n == 0)
-            tap_point(r, true, "%s # SKIP every depth is above the limits", label);
-        for (int i = 0; i < n; i++) {
-            const DepthResult *d = &depths[i];
-            count_format(d->got, false, text);
-            if (!d->known)
-                tap_point(r, true, "%s depth %d: %s # SKIP no known count", label, d->depth, text);
-            else if (d->got == d->expected)
-                tap_point(r, true, "%s depth %d: %s", label, d->depth, text);
-            else
-                tap_point(r, false, "%s depth %d: expected %s, got %s\n  ---\n  fen: \"%s\"\n  expected: \"%s\"\n"
-                          "  got: \"%s\"\n  reproduce: perft divide -d %d --fen \"%s\"%s\n  ...",
-                          label, d->depth, count_format(d->expected, false, expected), text, record->fen, expected,
-                          text, d->depth, record->fen, divide_flags);
-        }
-    } else {
-        print_json_position(r, label, line, file, record, pos.chess960, verdict, depths, n, NULL);
-    }
+    if (r->output == OUTPUT_TEXT)
+        print_text(r, label, record, verdict, depths, n, divide_flags);
+    else if (r->output == OUTPUT_TAP)
+        print_tap(r, label, record, depths, n, divide_flags);
+    else
+        add_json_position(r, label, line, reader->name, record, pos.chess960, verdict, depths, n, NULL);
     if (o->junit)
         for (int i = 0; i < n; i++)
             junit_testcase(r, label, record->fen, &depths[i], NULL, divide_flags);
-    fflush(stdout);
+    fflush(r->cli->out);
 }
 
 /* Closes the current file's <testsuite> element. */
@@ -327,14 +365,14 @@ static void run_reader(SuiteRun *r, SuiteReader *reader) {
     char error[EPD_ERROR_SIZE + 64];
     memset(&r->file, 0, sizeof r->file);
     r->file_seconds = 0;
-    for (;;) {
+    while (!r->interrupted) {
         SuiteItem item = suite_next(reader, &record, &line, error, sizeof error);
         if (item == SUITE_END)
             break;
         if (item == SUITE_MALFORMED)
-            report_malformed(r, reader->name, reader->line_number, NULL, error);
+            report_malformed(r, reader, reader->line_number, NULL, error);
         else
-            run_record(r, reader->name, line, &record);
+            run_record(r, reader, line, &record);
     }
     if (r->o->junit)
         junit_end_file(r, reader->name);
@@ -347,152 +385,144 @@ static bool write_junit(SuiteRun *r, OutFile *junit, double seconds) {
             "failures=\"%d\" errors=\"%d\" time=\"%.6f\">\n%s</testsuites>\n", a->testcases, a->failed, a->malformed,
             seconds, r->junit.data ? r->junit.data : "");
     char error[4400];
-    if (!outfile_commit(junit, error, sizeof error)) {
-        cli_fail("suite", "%s", error);
-        return false;
-    }
+    if (!outfile_commit(junit, error, sizeof error))
+        return cli_error(r->cli, "%s", error), false;
     return true;
 }
 
-static int parse_options(int argc, char **argv, SuiteOptions *o) {
-    enum { OPT_MAX_DEPTH = 256, OPT_MAX_NODES, OPT_CHESS960, OPT_HASH, OPT_JSON, OPT_TAP, OPT_JUNIT };
-    static const struct option long_options[] = {
-        {"max-depth", required_argument, NULL, OPT_MAX_DEPTH}, {"max-nodes", required_argument, NULL, OPT_MAX_NODES},
-        {"depth", required_argument, NULL, 'd'},               {"chess960", no_argument, NULL, OPT_CHESS960},
-        {"threads", required_argument, NULL, 't'},             {"hash", required_argument, NULL, OPT_HASH},
-        {"json", no_argument, NULL, OPT_JSON},                 {"tap", no_argument, NULL, OPT_TAP},
-        {"junit", required_argument, NULL, OPT_JUNIT},         {"help", no_argument, NULL, 'h'},
-        {NULL, 0, NULL, 0}};
-    memset(o, 0, sizeof *o);
-    o->max_depth = PERFT_MAX_DEPTH;
-    o->max_nodes = ~(Count)0;
-    o->count_depth = 3;
-    cli_default_run_settings(&o->run);
-    cli_options_start();
-    for (;;) {
-        int c = getopt_long(argc, argv, ":d:t:h", long_options, NULL);
-        if (c == -1)
-            break;
-        switch (c) {
-        case OPT_MAX_DEPTH:
-            if (!cli_parse_long("suite", "--max-depth", optarg, 1, PERFT_MAX_DEPTH, &o->max_depth))
-                return EXIT_BAD_INPUT;
-            break;
-        case OPT_MAX_NODES:
-            if (!count_parse(optarg, strlen(optarg), &o->max_nodes))
-                return cli_fail("suite", "--max-nodes '%s' is not a whole number", optarg);
-            break;
-        case 'd':
-            if (!cli_parse_long("suite", "depth", optarg, 1, PERFT_MAX_DEPTH, &o->count_depth))
-                return EXIT_BAD_INPUT;
-            break;
-        case OPT_CHESS960: o->chess960 = true; break;
-        case 't':
-        case OPT_HASH:
-            if (!cli_parse_run_option("suite", c == 't' ? RUN_OPTION_THREADS : RUN_OPTION_HASH, optarg, &o->run))
-                return EXIT_BAD_INPUT;
-            break;
-        case OPT_JSON:
-        case OPT_TAP: {
-            Output wanted = c == OPT_JSON ? OUTPUT_JSON : OUTPUT_TAP;
-            if (o->output != OUTPUT_TEXT && o->output != wanted)
-                return cli_fail("suite", "--json and --tap both given; choose one");
-            o->output = wanted;
-            break;
-        }
-        case OPT_JUNIT: o->junit = optarg; break;
-        case 'h': fputs(suite_help, stdout); return EXIT_OK;
-        default: return cli_option_problem("suite", c, argv);
-        }
+static const char *plural(int n, const char *one, const char *many) { return n == 1 ? one : many; }
+
+/* "1 passed, 0 failed, 2 malformed (3 counts, 1,234 nodes, 0.01 s)". */
+static void summary_text(const Totals *a, double seconds, char *out, size_t size) {
+    char nodes[COUNT_TEXT_SIZE];
+    int length = snprintf(out, size, "%d passed, %d failed", a->passed, a->failed);
+    if (a->counted)
+        length += snprintf(out + length, size - (size_t)length, ", %d counted", a->counted);
+    if (a->skipped)
+        length += snprintf(out + length, size - (size_t)length, ", %d skipped", a->skipped);
+    if (a->malformed)
+        length += snprintf(out + length, size - (size_t)length, ", %d malformed", a->malformed);
+    snprintf(out + length, size - (size_t)length, " (%d %s, %s %s, %.2f s)", a->counts,
+             plural(a->counts, "count", "counts"), count_format(a->nodes, true, nodes),
+             a->nodes == 1 ? "node" : "nodes", seconds);
+}
+
+static bool print_json(SuiteRun *r, const SuiteOptions *o, double seconds) {
+    const Totals *a = &r->all;
+    json_t *doc = json_document(r->cli->command, SUITE_JSON_SCHEMA);
+    json_t *options = json_object();
+    char seed[24];
+    snprintf(seed, sizeof seed, "0x%llx", (unsigned long long)o->run.key_seed);
+    json_set(options, "threads", json_integer(r->driver.threads));
+    json_set(options, "hash_mb", json_integer(o->run.hash_mb));
+    json_set(options, "key_seed", json_string(seed));
+    json_set(options, "max_depth", json_integer(o->max_depth));
+    json_set(options, "max_known", o->max_known ? json_count(o->max_known) : json_null());
+    json_set(doc, "options", options);
+    json_set(doc, "status", json_string(run_status_text(r->interrupted ? RUN_INTERRUPTED : RUN_COMPLETED)));
+    json_set(doc, "complete", json_boolean(!r->interrupted));
+    json_set(doc, "positions", r->positions);
+    r->positions = NULL;
+    json_t *summary = json_object();
+    json_set(summary, "passed", json_integer(a->passed));
+    json_set(summary, "failed", json_integer(a->failed));
+    json_set(summary, "counted", json_integer(a->counted));
+    json_set(summary, "skipped", json_integer(a->skipped));
+    json_set(summary, "malformed", json_integer(a->malformed));
+    json_set(summary, "counts", json_integer(a->counts));
+    json_set(summary, "nodes", json_count(a->nodes));
+    json_set(summary, "seconds", json_real(seconds));
+    json_set(doc, "summary", summary);
+    return json_write(r->cli->out, doc);
+}
+
+/* Runs the quick selection, or every file (an unreadable one is said and passed over);
+ * false when a file could not be opened. */
+static bool run_files(SuiteRun *r, const CliOperands *files) {
+    bool readable = true;
+    SuiteReader reader;
+    if (files->count == 0) {
+        suite_open_lines(&reader, "quick.epd", quick_suite_lines, sizeof quick_suite_lines / sizeof quick_suite_lines[0]);
+        run_reader(r, &reader);
+        suite_close(&reader);
     }
-    return -1;
+    for (int i = 0; i < files->count && !r->interrupted; i++) {
+        char error[EPD_ERROR_SIZE + 64];
+        if (!suite_open(&reader, files->items[i], error, sizeof error)) {
+            cli_error(r->cli, "%s", error);
+            readable = false;
+            if (r->output == OUTPUT_TAP) {
+                char shown[TEXT_QUOTE_SIZE];
+                tap_point(r, false, "%s # unreadable", text_quote(files->items[i], shown));
+            }
+            continue;
+        }
+        run_reader(r, &reader);
+        suite_close(&reader);
+    }
+    return readable;
 }
 
 int cmd_suite(Cli *cli, int argc, char **argv) {
-    (void)cli;
     SuiteOptions o;
-    int status = parse_options(argc, argv, &o);
-    if (status >= 0)
+    CliOperands files;
+    int status = parse_options(cli, argc, argv, &o, &files);
+    if (status != CLI_CONTINUE)
         return status;
     /* An unwritable JUnit path fails now, before anything is counted. */
     OutFile junit = {.stream = NULL};
     char error[4400];
     if (o.junit && !outfile_open(&junit, o.junit, error, sizeof error))
-        return cli_fail("suite", "%s", error);
+        return cli_error(cli, "%s", error);
     SuiteRun r;
     memset(&r, 0, sizeof r);
+    r.cli = cli;
     r.o = &o;
-    r.first_json = true;
+    r.output = o.json ? OUTPUT_JSON : o.tap ? OUTPUT_TAP : OUTPUT_TEXT;
+    r.positions = json_array();
     /* Tables sized for the deepest depth suite lines usually list: 6. */
-    if (!cli_create_driver("suite", &o.run, o.max_depth < 6 ? (int)o.max_depth : 6, &r.driver)) {
+    if (!cli_driver(cli, &o.run, o.max_depth < 6 ? (int)o.max_depth : 6, &r.driver)) {
         outfile_abandon(&junit);
+        json_decref(r.positions);
         return EXIT_BAD_INPUT;
     }
-    if (o.output == OUTPUT_TAP)
-        printf("TAP version 13\n");
-    if (o.output == OUTPUT_JSON) {
-        report_json_open(stdout, "suite");
-        printf("  \"options\": {\"threads\": %d, \"hash_mb\": %ld, \"max_depth\": %ld, \"max_nodes\": ",
-               r.driver.threads, o.run.hash_mb, o.max_depth);
-        char text[COUNT_TEXT_SIZE];
-        if (o.max_nodes == ~(Count)0)
-            printf("null");
-        else
-            printf("\"%s\"", count_format(o.max_nodes, false, text));
-        printf("},\n  \"positions\": [");
-    }
+    r.limits = cli_limits(&o.run);
+    if (r.output == OUTPUT_TAP)
+        fprintf(cli->out, "TAP version 13\n");
 
-    bool readable = true;
-    double start = cli_now();
-    SuiteReader reader;
-    if (optind == argc) {
-        suite_open_lines(&reader, "quick.epd", quick_suite_lines, sizeof quick_suite_lines / sizeof quick_suite_lines[0]);
-        run_reader(&r, &reader);
-        suite_close(&reader);
-    }
-    for (int i = optind; i < argc; i++) {
-        if (!suite_open(&reader, argv[i], error, sizeof error)) {
-            cli_fail("suite", "%s", error);
-            readable = false;
-            if (o.output == OUTPUT_TAP)
-                tap_point(&r, false, "%s # unreadable", argv[i]);
-            continue;
-        }
-        run_reader(&r, &reader);
-        suite_close(&reader);
-    }
-    double seconds = cli_now() - start;
+    double start = clock_seconds();
+    bool readable = run_files(&r, &files);
+    double seconds = clock_seconds() - start;
 
     const Totals *a = &r.all;
-    char nodes[COUNT_TEXT_SIZE];
-    count_format(a->nodes, true, nodes);
     char summary[256];
-    int length = snprintf(summary, sizeof summary, "%d passed, %d failed", a->passed, a->failed);
-    if (a->counted)
-        length += snprintf(summary + length, sizeof summary - (size_t)length, ", %d counted", a->counted);
-    if (a->skipped)
-        length += snprintf(summary + length, sizeof summary - (size_t)length, ", %d skipped", a->skipped);
-    if (a->malformed)
-        length += snprintf(summary + length, sizeof summary - (size_t)length, ", %d unreadable", a->malformed);
-    snprintf(summary + length, sizeof summary - (size_t)length, " (%d counts, %s nodes, %.2f s)", a->counts, nodes,
-             seconds);
+    summary_text(a, seconds, summary, sizeof summary);
     bool nothing_read = a->passed + a->failed + a->counted + a->skipped + a->malformed == 0;
-    if (o.output == OUTPUT_TEXT) {
-        if (!nothing_read || readable) /* else the reason on stderr says it all */
-            printf("%s\n", summary);
-    } else if (o.output == OUTPUT_TAP)
-        printf("1..%d\n# %s\n", a->tap_points, summary);
-    else
-        printf("\n  ],\n  \"summary\": {\"passed\": %d, \"failed\": %d, \"counted\": %d, \"skipped\": %d, "
-               "\"malformed\": %d, \"counts\": %d, \"nodes\": \"%s\", \"seconds\": %.6f}\n}\n",
-               a->passed, a->failed, a->counted, a->skipped, a->malformed, a->counts,
-               count_format(a->nodes, false, nodes), seconds);
-    fflush(stdout);
+    bool written = true;
+    if (r.output == OUTPUT_TEXT) {
+        if (!nothing_read || readable || r.interrupted) /* else the reason on stderr says it all */
+            fprintf(cli->out, "%s\n", summary);
+        if (r.interrupted)
+            fprintf(cli->out, "status: %s\n", run_status_text(RUN_INTERRUPTED));
+    } else if (r.output == OUTPUT_TAP) {
+        fprintf(cli->out, "1..%d\n# %s\n", a->tap_points, summary);
+        if (r.interrupted)
+            fprintf(cli->out, "# status: %s\n", run_status_text(RUN_INTERRUPTED));
+    } else {
+        written = print_json(&r, &o, seconds);
+    }
+    if (!written || cli_flush(cli) != EXIT_OK) {
+        cli_write_failed(cli);
+        readable = false;
+    }
     if (junit.stream && !write_junit(&r, &junit, seconds))
         readable = false;
     free(r.junit.data);
     free(r.junit_file.data);
+    json_decref(r.positions);
     driver_destroy(&r.driver);
+    if (r.interrupted)
+        return EXIT_INTERRUPTED;
     if (a->failed)
         return EXIT_MISMATCH;
     return readable && !a->malformed ? EXIT_OK : EXIT_BAD_INPUT;

@@ -107,12 +107,16 @@ typedef struct PositionOptions {
     bool startpos;     /* --startpos was given */
 } PositionOptions;
 
+/* --chess960 alone, for the subcommands that read positions from files (suite). */
+#define CLI_OPT_CHESS960(p)                                                                                  \
+    CLI_OPT_FLAG("chess960", 0, p,                                                                          \
+                 "Chess960 castling rules and notation (implied by Shredder-FEN\ncastling letters, or by KQkq " \
+                 "naming a king or rook off its\nstandard square)")
+
 #define CLI_OPTS_POSITION(p)                                                                                      \
     CLI_OPT_STRING("fen", 0, "FEN", &(p)->fen, "the position: a FEN of 6 fields, or 4 without the clocks"),     \
     CLI_OPT_FLAG("startpos", 0, &(p)->startpos, "the standard start position (the default)"),                    \
-    CLI_OPT_FLAG("chess960", 0, &(p)->chess960,                                                                  \
-                 "Chess960 castling rules and notation (implied by Shredder-FEN\ncastling letters, or by KQkq "  \
-                 "naming a king or rook off its\nstandard square)"),                                             \
+    CLI_OPT_CHESS960(&(p)->chess960),                                                                            \
     CLI_OPT_STRING("moves", 0, "LIST", &(p)->moves,                                                              \
                    "play these moves first (UCI or SAN, separated by blanks or\ncommas), e.g. --moves \"e2e4 "   \
                    "e7e5\" to drill down a divide")
@@ -133,17 +137,20 @@ typedef struct RunOptions {
 #define CLI_OPT_THREADS(r)                                                                      \
     {.name = "threads", .letter = 't', .kind = CLI_THREADS, .value = CLI_VALUE(long *, &(r)->threads), \
      .arg = "N", .min = 1, .max = 1024, .help = "threads"}
-#define CLI_OPT_HASH(r)                                                                            \
+/* --hash with the default as --help states it (a command whose tables are not sized by
+ * depth says its own). */
+#define CLI_OPT_HASH_DEFAULT(r, default_)                                                          \
     {.name = "hash", .kind = CLI_MB, .value = CLI_VALUE(long *, &(r)->hash_mb), .arg = "MB",        \
-     .help = "memory for the hash tables; 0 turns hashing off", .default_text = "by depth, see below"}
+     .help = "memory for the hash tables; 0 turns hashing off", .default_text = (default_)}
+#define CLI_OPT_HASH(r) CLI_OPT_HASH_DEFAULT(r, "by depth, see below")
 #define CLI_OPT_KEY_SEED(r)                                                                                    \
     {.name = "key-seed", .kind = CLI_U64, .value = CLI_VALUE(uint64_t *, &(r)->key_seed), .arg = "N",         \
      .help = "seed of the Zobrist keys (decimal or 0x hex); counts never\ndepend on it"}
 #define CLI_OPTS_LIMITS(r)                                                                                   \
     CLI_OPT_SECONDS("max-time", "S", &(r)->max_seconds, "stop after about S seconds of counting"),          \
     CLI_OPT_COUNT("max-nodes", "N", &(r)->max_nodes, 1,                                                     \
-                  "stop after about N leaves. A stopped run prints the root moves\nit finished, with exact " \
-                  "counts, and a partial total")
+                  "stop after about N leaves. A stopped run prints what it\nfinished, with exact counts, " \
+                  "and says it is partial")
 #define CLI_OPTS_RUN(r) CLI_OPT_THREADS(r), CLI_OPT_HASH(r), CLI_OPT_KEY_SEED(r)
 
 #define CLI_OPT_JSON(p) CLI_OPT_FLAG("json", 0, p, "one JSON document on stdout instead of text (schema: README)")

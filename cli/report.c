@@ -31,6 +31,18 @@ json_t *report_stats_json(const LeafStats *s) {
     return o;
 }
 
+json_t *report_options_json(const RunOptions *run, int threads) {
+    json_t *o = json_object();
+    char seed[24];
+    snprintf(seed, sizeof seed, "0x%llx", (unsigned long long)run->key_seed);
+    json_set(o, "threads", json_integer(threads));
+    json_set(o, "hash_mb", json_integer(run->hash_mb));
+    json_set(o, "key_seed", json_string(seed));
+    json_set(o, "max_time", json_real_or_null(run->max_seconds, run->max_seconds > 0));
+    json_set(o, "max_nodes", run->max_nodes ? json_count(run->max_nodes) : json_null());
+    return o;
+}
+
 int report_ply_stats(const TableSet *tables, const RunReport *run, PlyStats out[PERFT_MAX_DEPTH]) {
     int n = 0;
     for (int ply = 1; ply <= run->depth - 2; ply++) {

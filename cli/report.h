@@ -10,6 +10,7 @@
 #include "../io/json.h"
 #include "../perft/driver.h"
 #include "../perft/stats.h"
+#include "options.h"
 
 enum { REPORT_JSON_SCHEMA = 1 };
 
@@ -38,6 +39,10 @@ void report_stats_row(FILE *out, const char *label, const LeafStats *s);
 
 /* The statistics as a JSON object of decimal strings: {"nodes": "20", ...}. */
 json_t *report_stats_json(const LeafStats *s);
+
+/* The "options" member of a counting command's document: what ran, with the limits
+ * asked for: threads, hash_mb, key_seed ("0x..."), max_time and max_nodes (null: none). */
+json_t *report_options_json(const RunOptions *run, int threads);
 
 /* LEGACY, until every document is built with io/json.h: */
 /* Writes `text` as a JSON string, quotes included. */

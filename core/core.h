@@ -13,11 +13,9 @@
 #include "types.h"
 #include "zobrist.h"
 
-/* Builds every table, with Zobrist keys from ZOB_DEFAULT_SEED. Call once, first. */
+/* Builds every table, and the default Zobrist key set from ZOB_DEFAULT_SEED. Call
+ * once, first; nothing global is written after it. Other key sets are values made with
+ * zob_keys_make() and given to positions with pos_set_keys(). */
 void core_init(void);
-
-/* As core_init(), with Zobrist keys from another seed (for checks that counts do not
- * depend on the keys). */
-void core_init_seeded(uint64_t zobrist_seed);
 
 #endif

@@ -15,10 +15,11 @@
 /* Room for any FEN written by fen_write(), terminator included. */
 enum { FEN_BUFFER_SIZE = 128, FEN_ERROR_SIZE = 160 };
 
-/* Reads `fen` into `pos`. `chess960` forces Chess960 mode; without it the castling
- * field decides (Shredder letters, or KQkq naming rooks off a1/h1 or a king off e1).
- * On failure returns false, leaves `pos` unspecified and, when `error` is not NULL,
- * writes the reason there (at most error_size bytes, terminated). */
+/* Reads `fen` into `pos`, keyed with the default set (pos_set_keys() for another).
+ * `chess960` forces Chess960 mode; without it the castling field decides (Shredder
+ * letters, or KQkq naming rooks off a1/h1 or a king off e1). On failure returns false,
+ * leaves `pos` unspecified and, when `error` is not NULL, writes the reason there (at
+ * most error_size bytes, terminated). */
 bool fen_parse(Position *pos, const char *fen, bool chess960, char *error, size_t error_size);
 
 /* Writes the FEN of `pos` into `out` (FEN_BUFFER_SIZE bytes); returns `out`. */

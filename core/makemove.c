@@ -3,6 +3,7 @@
 #include "position.h"
 
 void pos_make_move(Position *pos, Move m, Undo *undo) {
+    const ZobristKeys *keys = pos->keys;
     Color us = pos->side, them = !us;
     Square from = move_from(m), to = move_to(m);
     int kind = move_kind(m);
@@ -14,7 +15,7 @@ void pos_make_move(Position *pos, Move m, Undo *undo) {
     undo->captured = NO_PIECE;
 
     if (pos_ep_capturable(pos))
-        zob_toggle(&pos->key, zob_ep_file(sq_file(pos->ep_square)));
+        zob_toggle(&pos->key, zob_ep_file(keys, sq_file(pos->ep_square)));
     pos->ep_square = SQ_NONE;
     pos->halfmove++;
 
@@ -42,7 +43,7 @@ void pos_make_move(Position *pos, Move m, Undo *undo) {
                 /* Recorded only where a pawn could take, so equal positions share a key. */
                 if (atk_pawn(us, ep) & pos_pieces(pos, them, PAWN)) {
                     pos->ep_square = (uint8_t)ep;
-                    zob_toggle(&pos->key, zob_ep_file(sq_file(ep)));
+                    zob_toggle(&pos->key, zob_ep_file(keys, sq_file(ep)));
                 }
             } else if (kind == MOVE_PROMOTION) {
                 pos_remove_piece(pos, to, true);
@@ -56,45 +57,46 @@ void pos_make_move(Position *pos, Move m, Undo *undo) {
     while (lost) {
         int index = __builtin_ctz((unsigned)lost);
         lost &= lost - 1;
-        zob_toggle(&pos->key, zob_castling(index, pos->castle_rook[index]));
+        zob_toggle(&pos->key, zob_castling(keys, index, pos->castle_rook[index]));
     }
     pos->fullmove += us == BLACK;
     pos->side = (uint8_t)them;
-    zob_toggle(&pos->key, zob_side());
+    zob_toggle(&pos->key, zob_side(keys));
 }
 
 Key128 pos_key_after(const Position *pos, Move m) {
+    const ZobristKeys *keys = pos->keys;
     Color us = pos->side, them = !us;
     Square from = move_from(m), to = move_to(m);
     int kind = move_kind(m);
     Key128 key = pos->key;
     if (pos_ep_capturable(pos))
-        zob_toggle(&key, zob_ep_file(sq_file(pos->ep_square)));
+        zob_toggle(&key, zob_ep_file(keys, sq_file(pos->ep_square)));
     if (kind == MOVE_CASTLING) {
         int index = 2 * us + (to < from);
         Piece king = pos->board[from], rook = pos->board[to];
-        zob_toggle(&key, zob_psq(king, from));
-        zob_toggle(&key, zob_psq(rook, to));
-        zob_toggle(&key, zob_psq(king, castle_king_to(index)));
-        zob_toggle(&key, zob_psq(rook, castle_rook_to(index)));
+        zob_toggle(&key, zob_psq(keys, king, from));
+        zob_toggle(&key, zob_psq(keys, rook, to));
+        zob_toggle(&key, zob_psq(keys, king, castle_king_to(index)));
+        zob_toggle(&key, zob_psq(keys, rook, castle_rook_to(index)));
     } else {
         Piece moved = pos->board[from];
         Square captured_on = kind == MOVE_EN_PASSANT ? to - forward_step(us) : to;
         if (pos->board[captured_on] != NO_PIECE)
-            zob_toggle(&key, zob_psq(pos->board[captured_on], captured_on));
-        zob_toggle(&key, zob_psq(moved, from));
-        zob_toggle(&key, zob_psq(kind == MOVE_PROMOTION ? piece_make(us, move_promotion(m)) : moved, to));
+            zob_toggle(&key, zob_psq(keys, pos->board[captured_on], captured_on));
+        zob_toggle(&key, zob_psq(keys, moved, from));
+        zob_toggle(&key, zob_psq(keys, kind == MOVE_PROMOTION ? piece_make(us, move_promotion(m)) : moved, to));
         if (piece_type(moved) == PAWN && (from ^ to) == 16
             && (atk_pawn(us, (from + to) / 2) & pos_pieces(pos, them, PAWN)))
-            zob_toggle(&key, zob_ep_file(sq_file(from)));
+            zob_toggle(&key, zob_ep_file(keys, sq_file(from)));
     }
     int lost = pos->castling & (pos->castle_spoil[from] | pos->castle_spoil[to]);
     while (lost) {
         int index = __builtin_ctz((unsigned)lost);
         lost &= lost - 1;
-        zob_toggle(&key, zob_castling(index, pos->castle_rook[index]));
+        zob_toggle(&key, zob_castling(keys, index, pos->castle_rook[index]));
     }
-    zob_toggle(&key, zob_side());
+    zob_toggle(&key, zob_side(keys));
     return key;
 }
 

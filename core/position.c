@@ -13,6 +13,12 @@ void pos_clear(Position *pos) {
     pos->fullmove = 1;
     for (int i = 0; i < 4; i++)
         pos->castle_rook[i] = SQ_NONE;
+    pos->keys = zob_default_keys();
+    pos->key = pos_compute_key(pos);
+}
+
+void pos_set_keys(Position *pos, const ZobristKeys *keys) {
+    pos->keys = keys;
     pos->key = pos_compute_key(pos);
 }
 
@@ -52,17 +58,18 @@ void pos_set_castling(Position *pos, const Square rook_squares[4]) {
 }
 
 Key128 pos_compute_key(const Position *pos) {
+    const ZobristKeys *keys = pos->keys;
     Key128 key = {0, 0};
     for (Square s = 0; s < SQUARE_NB; s++)
         if (pos->board[s] != NO_PIECE)
-            zob_toggle(&key, zob_psq(pos->board[s], s));
+            zob_toggle(&key, zob_psq(keys, pos->board[s], s));
     for (int i = 0; i < 4; i++)
         if (pos->castling & (1 << i))
-            zob_toggle(&key, zob_castling(i, pos->castle_rook[i]));
+            zob_toggle(&key, zob_castling(keys, i, pos->castle_rook[i]));
     if (pos_ep_capturable(pos))
-        zob_toggle(&key, zob_ep_file(sq_file(pos->ep_square)));
+        zob_toggle(&key, zob_ep_file(keys, sq_file(pos->ep_square)));
     if (pos->side == BLACK)
-        zob_toggle(&key, zob_side());
+        zob_toggle(&key, zob_side(keys));
     return key;
 }
 
@@ -76,12 +83,14 @@ bool pos_equal(const Position *a, const Position *b) {
     for (int i = 0; i < 4; i++)
         if ((a->castling & (1 << i)) && a->castle_rook[i] != b->castle_rook[i])
             return false;
-    return zob_equal(a->key, b->key);
+    /* Keys of different sets differ by design: compare them only within one set. */
+    return zob_keys_seed(a->keys) != zob_keys_seed(b->keys) || zob_equal(a->key, b->key);
 }
 
 void pos_mirror(const Position *pos, Position *out) {
     Position m;
     pos_clear(&m);
+    m.keys = pos->keys;
     for (Square s = 0; s < SQUARE_NB; s++) {
         Piece p = pos->board[s];
         if (p != NO_PIECE)

@@ -1,7 +1,9 @@
 /* position.h — a chess position as a plain value: bitboards and a mailbox that always
  * agree, side to move, castling rights with the geometry of any king and rook files
  * (Chess960), e.p. square, clocks, and a 128-bit Zobrist key kept equal to
- * pos_compute_key() by every change. Copy it freely; it owns no memory. */
+ * pos_compute_key() by every change, under the key set it points to (the default set
+ * unless pos_set_keys() says otherwise; copies and moves keep it). Copy it freely; it
+ * owns no memory. */
 #ifndef PERFTKIT_POSITION_H
 #define PERFTKIT_POSITION_H
 
@@ -17,6 +19,7 @@ struct Position {
     Bitboard by_color[COLOR_NB];
     uint8_t board[SQUARE_NB];        /* the piece on each square, NO_PIECE when empty */
     Key128 key;
+    const ZobristKeys *keys;         /* the set `key` is made of; outlives the position */
     uint8_t side;                    /* colour to move */
     uint8_t castling;                /* set of WHITE_OO .. BLACK_OOO */
     uint8_t ep_square;               /* square behind a pawn that just advanced two, or SQ_NONE */
@@ -97,7 +100,7 @@ static inline void pos_put_piece(Position *pos, Piece p, Square s, bool keyed) {
     pos->by_color[piece_color(p)] |= b;
     pos->board[s] = (uint8_t)p;
     if (keyed)
-        zob_toggle(&pos->key, zob_psq(p, s));
+        zob_toggle(&pos->key, zob_psq(pos->keys, p, s));
 }
 static inline void pos_remove_piece(Position *pos, Square s, bool keyed) {
     Piece p = pos->board[s];
@@ -107,7 +110,7 @@ static inline void pos_remove_piece(Position *pos, Square s, bool keyed) {
     pos->by_color[piece_color(p)] ^= b;
     pos->board[s] = NO_PIECE;
     if (keyed)
-        zob_toggle(&pos->key, zob_psq(p, s));
+        zob_toggle(&pos->key, zob_psq(pos->keys, p, s));
 }
 static inline void pos_move_piece(Position *pos, Square from, Square to, bool keyed) {
     Piece p = pos->board[from];
@@ -118,8 +121,8 @@ static inline void pos_move_piece(Position *pos, Square from, Square to, bool ke
     pos->board[from] = NO_PIECE;
     pos->board[to] = (uint8_t)p;
     if (keyed) {
-        zob_toggle(&pos->key, zob_psq(p, from));
-        zob_toggle(&pos->key, zob_psq(p, to));
+        zob_toggle(&pos->key, zob_psq(pos->keys, p, from));
+        zob_toggle(&pos->key, zob_psq(pos->keys, p, to));
     }
 }
 
@@ -132,10 +135,14 @@ void pos_unmake_move(Position *pos, Move m, const Undo *undo);
  * hash bucket before going there). */
 Key128 pos_key_after(const Position *pos, Move m);
 
-/* The key recomputed from nothing but the position. */
+/* The key recomputed from nothing but the position, under pos->keys. */
 Key128 pos_compute_key(const Position *pos);
 
-/* The empty board, white to move, no rights, clocks 0 and 1. */
+/* Keys the position with `keys` from now on (and its copies and the positions moves
+ * lead to), recomputing its key. */
+void pos_set_keys(Position *pos, const ZobristKeys *keys);
+
+/* The empty board, white to move, no rights, clocks 0 and 1, the default key set. */
 void pos_clear(Position *pos);
 /* The standard start position. */
 void pos_set_startpos(Position *pos);
@@ -143,11 +150,13 @@ void pos_set_startpos(Position *pos);
  * are given per right index in rook_squares (ignored where the right is absent). */
 void pos_set_castling(Position *pos, const Square rook_squares[4]);
 
-/* True when the two positions agree in everything that affects play and FEN. */
+/* True when the two positions agree in everything that affects play and FEN, and in
+ * their keys when both use the same key set. */
 bool pos_equal(const Position *a, const Position *b);
 
 /* Colour-reversed twin: board mirrored top to bottom, colours swapped, rights, e.p.
- * square and side to move following. Its perft equals the original's at every depth. */
+ * square and side to move following, keyed with the same set. Its perft equals the
+ * original's at every depth. */
 void pos_mirror(const Position *pos, Position *out);
 
 /* Why the position could not arise in a game, as a sentence, or NULL when it is

@@ -1,10 +1,6 @@
-/* zobrist.c — draws the key tables from the seed. */
+/* zobrist.c — draws a key set from its seed. The default set's storage lives in core.c,
+ * beside core_init(), its only writer. */
 #include "zobrist.h"
-
-Key128 zob_psq_table[PIECE_NB][SQUARE_NB];
-Key128 zob_castling_table[4][SQUARE_NB];
-Key128 zob_ep_file_table[8];
-Key128 zob_side_key;
 
 /* splitmix64: every 64-bit state gives a well-mixed output, so any seed is usable. */
 static uint64_t next_key(uint64_t *state) {
@@ -19,16 +15,19 @@ static Key128 next_key128(uint64_t *lo_state, uint64_t *hi_state) {
     return k;
 }
 
-void zob_init(uint64_t seed) {
+void zob_keys_make(ZobristKeys *keys, uint64_t seed) {
     /* Two streams from unrelated starting points make the halves independent. */
     uint64_t lo_state = seed, hi_state = ~seed * 0xD6E8FEB86659FD93ULL;
     for (Piece p = 0; p < PIECE_NB; p++)
         for (Square s = 0; s < SQUARE_NB; s++)
-            zob_psq_table[p][s] = next_key128(&lo_state, &hi_state);
+            keys->psq[p][s] = next_key128(&lo_state, &hi_state);
     for (int i = 0; i < 4; i++)
         for (Square s = 0; s < SQUARE_NB; s++)
-            zob_castling_table[i][s] = next_key128(&lo_state, &hi_state);
+            keys->castling[i][s] = next_key128(&lo_state, &hi_state);
     for (int f = 0; f < 8; f++)
-        zob_ep_file_table[f] = next_key128(&lo_state, &hi_state);
-    zob_side_key = next_key128(&lo_state, &hi_state);
+        keys->ep_file[f] = next_key128(&lo_state, &hi_state);
+    keys->side = next_key128(&lo_state, &hi_state);
+    keys->seed = seed;
 }
+
+uint64_t zob_keys_seed(const ZobristKeys *keys) { return keys->seed; }

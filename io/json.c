@@ -2,6 +2,7 @@
 #include "json.h"
 
 #include "config.h"
+#include "text.h"
 
 json_t *json_document(const char *command, int schema) {
     json_t *doc = json_object();
@@ -22,6 +23,12 @@ json_t *json_position(const Position *pos) {
     json_set(o, "fen", json_string(fen_write(pos, fen)));
     json_set(o, "chess960", json_boolean(pos->chess960));
     return o;
+}
+
+json_t *json_outside_string(const char *text) {
+    json_t *s = json_string(text);
+    char shown[TEXT_QUOTE_SIZE];
+    return s ? s : json_string(text_quote(text, shown));
 }
 
 json_t *json_real_or_null(double x, bool present) { return present ? json_real(x) : json_null(); }

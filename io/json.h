@@ -22,6 +22,10 @@ json_t *json_count(Count n);
 /* {"fen": ..., "chess960": ...}. */
 json_t *json_position(const Position *pos);
 
+/* Outside text (a file name) as a JSON string: as it is when it is UTF-8, which jansson
+ * requires, else quoted with text_quote (io/text.h). */
+json_t *json_outside_string(const char *text);
+
 /* A number, or null when `present` is false. */
 json_t *json_real_or_null(double x, bool present);
 

@@ -2,15 +2,20 @@
  * looking at the position after it: which pieces check the king (none, one, two), whether
  * the one checker is the man that moved, whether any reply exists. Every remaining
  * depth from 1 up is hashed, since even classifying one position's moves costs more
- * than a cache miss. */
+ * than a cache miss. Limits are checked inside the search, by every thread every
+ * thousand nodes or so; a subtree abandoned on a stop is neither stored nor added, so
+ * the tables only ever hold exact vectors and the next run may use them. */
 #include "stats.h"
 
 #include <errno.h>
 #include <pthread.h>
+#include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
+
+#include "clock.h"
 
 const char *const stats_field_names[STATS_FIELDS] = {"nodes",  "captures", "ep", "castles", "promotions",
                                                      "checks", "discovery_checks", "double_checks", "checkmates"};
@@ -148,17 +153,69 @@ static void classify(Position *pos, Move m, LeafStats *s) {
     pos_unmake_move(pos, m, &undo);
 }
 
-/* The statistics of the leaves `depth` plies below `pos` (depth >= 1), added to `out`;
- * `counters` is this thread's row, by remaining depth. */
-static void search(Position *pos, int depth, const StatsTables *t, LeafStats *out, TableCounters *counters) {
+/* What the threads of one run share to stop together: the first limit reached sets
+ * `stop` (and `reason`); leaves are summed here as the threads check in. */
+typedef struct StatsStop {
+    atomic_bool stop;
+    _Atomic int reason;        /* a RunStatus: RUN_COMPLETED until a limit is reached */
+    _Atomic uint64_t leaves;   /* leaves counted by the threads, as of their last check */
+    const RunLimits *limits;   /* NULL: none */
+    double start;
+} StatsStop;
+
+/* One thread's search. */
+typedef struct StatsSearch {
+    const StatsTables *tables;
+    TableCounters *counters;   /* this thread's row, by remaining depth */
+    StatsStop *control;
+    unsigned ticks;            /* nodes since the last check */
+    uint64_t leaves;           /* leaves counted since the last check */
+} StatsSearch;
+
+/* Nodes between two checks of the limits: each costs about a microsecond at most
+ * (a depth-1 node classifies its few dozen moves), so a check every millisecond or so. */
+enum { STATS_CHECK_INTERVAL = 1024 };
+
+static void request_stop(StatsStop *c, RunStatus reason) {
+    int none = RUN_COMPLETED;
+    atomic_compare_exchange_strong(&c->reason, &none, (int)reason);
+    atomic_store_explicit(&c->stop, true, memory_order_relaxed);
+}
+
+/* Books this thread's leaves and checks the limits; false once the run must stop. */
+static bool check_limits(StatsSearch *s) {
+    StatsStop *c = s->control;
+    uint64_t leaves = atomic_fetch_add_explicit(&c->leaves, s->leaves, memory_order_relaxed) + s->leaves;
+    s->leaves = 0;
+    s->ticks = 0;
+    const RunLimits *limits = c->limits;
+    if (limits) {
+        if (limits->interrupt && *limits->interrupt)
+            request_stop(c, RUN_INTERRUPTED);
+        else if (limits->max_seconds > 0 && clock_seconds() - c->start >= limits->max_seconds)
+            request_stop(c, RUN_TIME_LIMIT);
+        else if (limits->max_nodes && leaves >= limits->max_nodes)
+            request_stop(c, RUN_NODE_LIMIT);
+    }
+    return !atomic_load_explicit(&c->stop, memory_order_relaxed);
+}
+
+/* The statistics of the leaves `depth` plies below `pos` (depth >= 1), added to `out`.
+ * False when the run stopped: `out` then holds part of the subtree, and nothing of it
+ * was stored. */
+static bool search(StatsSearch *s, Position *pos, int depth, LeafStats *out) {
+    if (++s->ticks >= STATS_CHECK_INTERVAL && !check_limits(s))
+        return false;
+    const StatsTables *t = s->tables;
     bool hashed = t && t->table[depth];
     LeafStats here;
     if (hashed) {
-        counters[depth].probes++;
+        s->counters[depth].probes++;
         if (probe(t, depth, pos->key, &here)) {
-            counters[depth].hits++;
+            s->counters[depth].hits++;
+            s->leaves += here.field[STAT_NODES];
             add(out, &here);
-            return;
+            return true;
         }
     }
     memset(&here, 0, sizeof here);
@@ -170,60 +227,88 @@ static void search(Position *pos, int depth, const StatsTables *t, LeafStats *ou
         } else {
             Undo undo;
             pos_make_move(pos, list.moves[i], &undo);
-            search(pos, depth - 1, t, &here, counters);
+            bool finished = search(s, pos, depth - 1, &here);
             pos_unmake_move(pos, list.moves[i], &undo);
+            if (!finished)
+                return false;
         }
     }
+    if (depth == 1)
+        s->leaves += (uint64_t)list.count;
     if (hashed)
-        store(t, depth, pos->key, &here, &counters[depth]);
+        store(t, depth, pos->key, &here, &s->counters[depth]);
     add(out, &here);
+    return true;
 }
 
 typedef struct StatsWork {
     pthread_mutex_t lock;
     const StatsTables *tables;
+    StatsStop control;
     LeafStats *roots;
+    int units_done;                             /* under lock */
     TableCounters (*rows)[STATS_MAX_DEPTH + 1]; /* one row per thread */
 } StatsWork;
 
 static void stats_unit(void *context, int thread, const Unit *unit, int remaining) {
     StatsWork *w = context;
+    StatsSearch search_state = {w->tables, w->rows[thread], &w->control, 0, 0};
     Position pos = unit->pos;
     LeafStats here;
     memset(&here, 0, sizeof here);
-    search(&pos, remaining, w->tables, &here, w->rows[thread]);
+    bool finished = search(&search_state, &pos, remaining, &here);
+    check_limits(&search_state); /* books the unit's last leaves */
+    if (!finished)
+        return;
     pthread_mutex_lock(&w->lock);
     add(&w->roots[unit->root], &here);
+    w->units_done++;
     pthread_mutex_unlock(&w->lock);
 }
 
-int stats_divide(const Position *root, int depth, int threads, StatsTables *tables, Move moves[MAX_MOVES],
-                 LeafStats out[MAX_MOVES], TableCounters *counters) {
+int stats_threads(int depth, int threads) {
+    return depth < 5 ? 1 : threads > 0 ? threads : driver_available_threads();
+}
+
+/* stats_divide within limits: RUN_COMPLETED, or why it stopped. */
+static RunStatus divide_within(const Position *root, int depth, int threads, StatsTables *tables,
+                               const RunLimits *limits, Move moves[MAX_MOVES], LeafStats out[MAX_MOVES],
+                               int *root_moves, TableCounters *counters) {
     MoveList list;
     gen_legal(root, &list);
+    *root_moves = list.count;
     memset(out, 0, sizeof(LeafStats) * (size_t)list.count);
     for (int i = 0; i < list.count; i++)
         moves[i] = list.moves[i];
+    if (limits && limits->interrupt && *limits->interrupt)
+        return RUN_INTERRUPTED;
     if (depth == 1) {
         Position pos = *root;
         for (int i = 0; i < list.count; i++)
             classify(&pos, list.moves[i], &out[i]);
-        return list.count;
+        return RUN_COMPLETED;
     }
     int ply;
-    threads = depth >= 5 ? threads : 1; /* below, the whole count takes about a millisecond */
+    threads = stats_threads(depth, threads);
     UnitList units = driver_split(root, &list, depth, threads, &ply);
     if (!units.items)
         units = driver_split(root, &list, depth, 1, &ply);
     TableCounters one_row[1][STATS_MAX_DEPTH + 1];
     memset(one_row, 0, sizeof one_row);
-    StatsWork w = {PTHREAD_MUTEX_INITIALIZER, tables && tables->memory ? tables : NULL, out,
-                   threads > 1 ? calloc((size_t)threads, sizeof *w.rows) : NULL};
+    StatsWork w = {.lock = PTHREAD_MUTEX_INITIALIZER,
+                   .tables = tables && tables->memory ? tables : NULL,
+                   .roots = out,
+                   .rows = threads > 1 ? calloc((size_t)threads, sizeof *w.rows) : NULL};
+    atomic_init(&w.control.stop, false);
+    atomic_init(&w.control.reason, RUN_COMPLETED);
+    atomic_init(&w.control.leaves, 0);
+    w.control.limits = limits;
+    w.control.start = clock_seconds();
     if (!w.rows) { /* one thread, or no memory for more rows: count on one thread */
         w.rows = one_row;
         threads = 1;
     }
-    driver_for_each_unit(threads, &units, depth - ply, NULL, stats_unit, &w);
+    driver_for_each_unit(threads, &units, depth - ply, &w.control.stop, stats_unit, &w);
     for (int t = 0; counters && t < threads; t++)
         for (int d = 0; d <= STATS_MAX_DEPTH; d++) {
             counters[d].probes += w.rows[t][d].probes;
@@ -234,8 +319,17 @@ int stats_divide(const Position *root, int depth, int threads, StatsTables *tabl
     if (w.rows != one_row)
         free(w.rows);
     pthread_mutex_destroy(&w.lock);
+    /* Complete when every unit finished, even if a limit was reached at the very end. */
+    RunStatus status = w.units_done == units.count ? RUN_COMPLETED : (RunStatus)atomic_load(&w.control.reason);
     free(units.items);
-    return list.count;
+    return status;
+}
+
+int stats_divide(const Position *root, int depth, int threads, StatsTables *tables, Move moves[MAX_MOVES],
+                 LeafStats out[MAX_MOVES], TableCounters *counters) {
+    int n;
+    divide_within(root, depth, threads, tables, NULL, moves, out, &n, counters);
+    return n;
 }
 
 int stats_ply_stats(const StatsTables *tables, int depth, const TableCounters *counters,
@@ -254,11 +348,14 @@ int stats_ply_stats(const StatsTables *tables, int depth, const TableCounters *c
     return n;
 }
 
-void stats_run(const Position *root, int depth, int threads, StatsTables *tables, LeafStats *out) {
+RunStatus stats_run(const Position *root, int depth, int threads, StatsTables *tables, const RunLimits *limits,
+                    LeafStats *out) {
     Move moves[MAX_MOVES];
     LeafStats roots[MAX_MOVES];
-    int n = stats_divide(root, depth, threads, tables, moves, roots, NULL);
+    int n;
+    RunStatus status = divide_within(root, depth, threads, tables, limits, moves, roots, &n, NULL);
     memset(out, 0, sizeof *out);
-    for (int i = 0; i < n; i++)
+    for (int i = 0; status == RUN_COMPLETED && i < n; i++)
         add(out, &roots[i]);
+    return status;
 }

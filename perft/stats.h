@@ -32,9 +32,19 @@ typedef struct StatsTables StatsTables;
 StatsTables *stats_tables_create(size_t bytes, char *error, size_t error_size);
 void stats_tables_destroy(StatsTables *tables);
 
+/* The threads a count at `depth` runs on when given `threads` (0: every processor):
+ * one below depth 5, where the whole count takes about a millisecond. */
+int stats_threads(int depth, int threads);
+
 /* The statistics of the leaves `depth` plies below `root` (1 <= depth <= STATS_MAX_DEPTH),
- * counted on `threads` threads with `tables` (may be NULL). */
-void stats_run(const Position *root, int depth, int threads, StatsTables *tables, LeafStats *out);
+ * counted on `threads` threads with `tables` (may be NULL), within `limits` (NULL: none;
+ * max_seconds from this call, max_nodes in leaves of this depth). Every thread checks
+ * the limits every thousand or so nodes, so a run stops within milliseconds of them.
+ * Returns RUN_COMPLETED with `out` filled, or why it stopped (RUN_INTERRUPTED,
+ * RUN_TIME_LIMIT, RUN_NODE_LIMIT) with `out` zero: statistics of part of a tree are
+ * no one's figures, and nothing of an abandoned subtree reaches the tables. */
+RunStatus stats_run(const Position *root, int depth, int threads, StatsTables *tables, const RunLimits *limits,
+                    LeafStats *out);
 
 /* The same statistics for each legal root move, in generation order (`out` has room
  * for MAX_MOVES); returns the number of root moves. `counters` (NULL, or room for

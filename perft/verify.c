@@ -6,9 +6,6 @@
 #include <stdio.h>
 #include <string.h>
 
-/* The seed the hash check's second key set comes from. */
-enum { OTHER_SEED = 0x1234ABCD };
-
 const char *verify_name(VerifyCheck check) {
     static const char *const names[VERIFY_NB] = {"checks", "split", "mirror", "hash", "keys", "notation"};
     return names[check];
@@ -33,19 +30,20 @@ bool verify_drivers_create(VerifyDrivers *d, int threads, size_t hash_bytes, cha
         driver_destroy(&d->plain);
         return false;
     }
-    if (!driver_create(&d->reseeded, threads, hash_bytes, error, error_size)) {
+    if (!driver_create(&d->rekeyed, threads, hash_bytes, error, error_size)) {
         driver_destroy(&d->plain);
         driver_destroy(&d->threaded);
         return false;
     }
-    d->threaded.parallel_depth = d->reseeded.parallel_depth = 1; /* every run on every thread */
+    d->threaded.parallel_depth = d->rekeyed.parallel_depth = 1; /* every run on every thread */
+    zob_keys_make(&d->other_keys, VERIFY_OTHER_SEED);
     return true;
 }
 
 void verify_drivers_destroy(VerifyDrivers *d) {
     driver_destroy(&d->plain);
     driver_destroy(&d->threaded);
-    driver_destroy(&d->reseeded);
+    driver_destroy(&d->rekeyed);
 }
 
 typedef struct Walk {
@@ -193,25 +191,22 @@ static void check_mirror(const Position *pos, int depth, VerifyResult *result) {
     }
 }
 
-static void check_hash(const char *fen, bool chess960, int depth, VerifyDrivers *drivers, VerifyResult *result) {
-    Position pos, reseeded;
-    fen_parse(&pos, fen, chess960, NULL, 0);
+static void check_hash(const Position *pos, int depth, VerifyDrivers *drivers, VerifyResult *result) {
+    /* The same position under the other key set; its tables never see default keys. */
+    Position rekeyed = *pos;
+    pos_set_keys(&rekeyed, &drivers->other_keys);
     for (int d = 1; d <= depth && result->pass; d++) {
         RunReport plain, threaded, other;
-        driver_run(&drivers->plain, &pos, d, NULL, NULL, &plain);
-        driver_run(&drivers->threaded, &pos, d, NULL, NULL, &threaded);
-        /* The same position keyed from another seed; its tables never see default keys. */
-        zob_init(OTHER_SEED);
-        fen_parse(&reseeded, fen, chess960, NULL, 0);
-        driver_run(&drivers->reseeded, &reseeded, d, NULL, NULL, &other);
-        zob_init(ZOB_DEFAULT_SEED);
+        driver_run(&drivers->plain, pos, d, NULL, NULL, &plain);
+        driver_run(&drivers->threaded, pos, d, NULL, NULL, &threaded);
+        driver_run(&drivers->rekeyed, &rekeyed, d, NULL, NULL, &other);
         result->nodes += (uint64_t)plain.total;
         if (plain.total != threaded.total || plain.total != other.total) {
             char a[COUNT_TEXT_SIZE], b[COUNT_TEXT_SIZE], c[COUNT_TEXT_SIZE];
             snprintf(result->detail, sizeof result->detail,
-                     "depth %d: 1 thread unhashed %s, %d threads hashed %s, another seed %s", d,
+                     "depth %d: 1 thread unhashed %s, %d threads hashed %s, seed %#llx %s", d,
                      count_format(plain.total, false, a), threaded.threads, count_format(threaded.total, false, b),
-                     count_format(other.total, false, c));
+                     (unsigned long long)zob_keys_seed(rekeyed.keys), count_format(other.total, false, c));
             result->pass = false;
         }
     }
@@ -229,7 +224,7 @@ void verify_position(VerifyCheck check, const char *fen, bool chess960, int dept
     if (check == VERIFY_MIRROR) {
         check_mirror(&pos, depth, result);
     } else if (check == VERIFY_HASH) {
-        check_hash(fen, chess960, depth, drivers, result);
+        check_hash(&pos, depth, drivers, result);
     } else {
         Walk w = {check, result};
         walk(&w, &pos, depth);

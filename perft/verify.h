@@ -24,11 +24,16 @@ typedef enum {
 const char *verify_name(VerifyCheck check);
 const char *verify_description(VerifyCheck check);
 
-/* What the hash check counts with; made once, kept for every position. */
+/* The seed of the hash check's second key set. */
+#define VERIFY_OTHER_SEED 0x1234ABCDULL
+
+/* What the hash check counts with; made once, kept for every position, only read by
+ * the checks (so any number of them may run at once). */
 typedef struct VerifyDrivers {
-    Driver plain;    /* one thread, no tables */
-    Driver threaded; /* several threads, tables */
-    Driver reseeded; /* several threads, tables filled under another Zobrist seed */
+    Driver plain;           /* one thread, no tables */
+    Driver threaded;        /* several threads, tables */
+    Driver rekeyed;         /* several threads, tables that only see other_keys */
+    ZobristKeys other_keys; /* from VERIFY_OTHER_SEED */
 } VerifyDrivers;
 
 bool verify_drivers_create(VerifyDrivers *drivers, int threads, size_t hash_bytes, char *error, size_t error_size);
@@ -41,8 +46,7 @@ typedef struct VerifyResult {
 } VerifyResult;
 
 /* Runs one check on the position given as `fen` (read with `chess960`) to `depth`.
- * The hash check switches the Zobrist keys and back, so it must not run beside other
- * work; the others may run in parallel. */
+ * Writes only `result`: checks may run in parallel with each other and other work. */
 void verify_position(VerifyCheck check, const char *fen, bool chess960, int depth, VerifyDrivers *drivers,
                      VerifyResult *result);
 

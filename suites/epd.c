@@ -8,7 +8,8 @@
 static bool is_blank(char c) { return c == ' ' || c == '\t' || c == '\r' || c == '\n'; }
 
 static EpdStatus malformed(char *error, size_t size, const char *what, const char *text, size_t length) {
-    snprintf(error, size, "%s '%.*s'", what, (int)(length > 40 ? 40 : length), text);
+    char shown[TEXT_QUOTE_SIZE];
+    snprintf(error, size, "%s '%s'", what, text_quote_bytes(text, length, shown));
     return EPD_MALFORMED;
 }
 

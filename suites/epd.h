@@ -1,13 +1,15 @@
 /* epd.h — one line of a perft suite: "<FEN> ;D1 20 ;D2 400 ..." with a 4- or 6-field
  * FEN, optional "id <name>" operation, depths strictly increasing (gaps allowed).
  * Lines that are blank or start with '#' are not records. The FEN is not judged
- * here; fen_parse() does that. */
+ * here; fen_parse() does that. Error messages quote the line with text_quote(). */
 #ifndef PERFTKIT_EPD_H
 #define PERFTKIT_EPD_H
 
+#include "../io/text.h"
 #include "../perft/count.h"
 
-enum { EPD_MAX_DEPTHS = 32, EPD_FEN_SIZE = 256, EPD_ID_SIZE = 64, EPD_ERROR_SIZE = 200 };
+/* An error is a reason and a quotation of the line (text_quote: one line, escaped). */
+enum { EPD_MAX_DEPTHS = 32, EPD_FEN_SIZE = 256, EPD_ID_SIZE = 64, EPD_ERROR_SIZE = TEXT_QUOTE_SIZE + 96 };
 
 typedef struct EpdExpectation {
     int depth;

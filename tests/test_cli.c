@@ -99,7 +99,7 @@ Test(cli, suite_reads_all_formats_and_reports_each_problem) {
     cr_assert(strstr(run.out, "8/8/8/8/8/8/8/K6k w - - ;D1 3 ;D2 9"), "a bare FEN is counted: %s", run.out);
     cr_assert(strstr(run.out, ":4: bad FEN 'not a fen'"), "%s", run.out);
     cr_assert(strstr(run.out, "pass  queen-side"), "%s", run.out);
-    cr_assert(strstr(run.out, "1 passed, 1 failed, 1 counted, 1 unreadable"), "%s", run.out);
+    cr_assert(strstr(run.out, "1 passed, 1 failed, 1 counted, 1 malformed"), "%s", run.out);
 }
 
 Test(cli, suite_json_is_one_document_with_every_position) {
@@ -186,6 +186,46 @@ Test(cli, suite_refuses_an_unwritable_junit_path_before_counting) {
     cr_assert_leq(time(NULL) - start, 2);
 }
 
+Test(cli, suite_ctrl_c_prints_what_finished_the_summary_and_exits_130) {
+    /* Defect 5: an interrupted suite printed no summary. The suite's second position
+     * runs to depth 9 (minutes), so SIGINT lands inside it. */
+    char path[] = "/tmp/perftkit-suite-XXXXXX";
+    int fd = mkstemp(path);
+    FILE *f = fdopen(fd, "w");
+    fputs("8/8/8/8/8/8/8/K6k w - - ;D1 3 ;D2 9 ;id kings\n"
+          "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1 ;D1 20 ;D9 2439530234167 ;id initial\n",
+          f);
+    fclose(f);
+    const char *bin = getenv("PERFTKIT_BIN");
+    int out[2];
+    cr_assert_eq(pipe(out), 0);
+    pid_t child = fork();
+    if (child == 0) {
+        dup2(out[1], STDOUT_FILENO);
+        close(out[0]);
+        execl(bin, bin, "suite", "-t", "2", path, (char *)NULL);
+        _exit(127);
+    }
+    close(out[1]);
+    nanosleep(&(struct timespec){0, 500 * 1000 * 1000}, NULL);
+    kill(child, SIGINT);
+    char text[65536];
+    size_t n = 0;
+    ssize_t got;
+    while ((got = read(out[0], text + n, sizeof text - 1 - n)) > 0)
+        n += (size_t)got;
+    text[n] = '\0';
+    close(out[0]);
+    int status;
+    waitpid(child, &status, 0);
+    unlink(path);
+    cr_assert(WIFEXITED(status) && WEXITSTATUS(status) == 130, "status %d: %s", status, text);
+    cr_assert(strstr(text, "pass  kings "), "%s", text);
+    cr_assert(strstr(text, "pass  initial                      D1 "), "%s", text);
+    cr_assert(strstr(text, "\n2 passed, 0 failed (3 counts, 32 nodes, "), "%s", text);
+    cr_assert(strstr(text, "s)\nstatus: interrupted\n"), "%s", text);
+}
+
 Test(cli, verify_passes_every_check_on_roce_chess960_and_tricky_suites) {
     char args[2048], a[1024], b[1024], c[1024], d[1024];
     snprintf(args, sizeof args, "verify -q -d 3 '%s' '%s' '%s' '%s'", suite_path("roce_perftsuite.epd", a, sizeof a),
@@ -212,6 +252,11 @@ Test(cli, stats_prints_the_wiki_columns) {
     cr_assert(strstr(run.out, "5                4865609         82719           258             0             0"
                               "         27351             6             0           347\n"),
               "%s", run.out);
+    /* A limit stops the binary inside depth 5 (4,865,609 leaves): depths 1-4 stay. */
+    run = run_perft("stats -d 8 --hash 16 --max-nodes 1000000", false);
+    cr_assert_eq(run.status, 3, "%s", run.out);
+    cr_assert(strstr(run.out, "\n4                 197281 ") && strstr(run.out, "partial: depths 1..4 of 1..8"), "%s",
+              run.out);
 }
 
 Test(cli, divide_stats_gives_the_counters_per_root_move) {
@@ -250,6 +295,9 @@ Test(cli, unique_reports_distinct_positions_and_memory) {
     json_t *plies = json_object_get(doc, "plies");
     cr_assert_eq(json_integer_value(json_object_get(json_array_get(plies, 2), "positions")), 5362);
     json_decref(doc);
+    run = run_perft("unique -d 5 -t 2", false);
+    cr_assert_eq(run.status, 0);
+    cr_assert(strstr(run.out, "5                822518"), "%s", run.out);
 }
 
 Test(cli, every_command_has_help_and_the_binary_a_version) {
@@ -283,11 +331,12 @@ Test(cli, bad_input_gets_one_line_and_exit_status_2) {
     assert_bad_input("suite --json --tap", "choose one");
     assert_bad_input("stats -d 13", "depth 13 is out of range 1..12");
     assert_bad_input("unique -d 0", "depth 0 is out of range 1..12");
+    assert_bad_input("unique -d 4 --hash 1", "the position sets need more than 1 MB");
     assert_bad_input("verify --check keys,frobs", "'frobs' is not checks, split, mirror, hash, keys or notation");
     assert_bad_input("divide -d 3 --stats --max-time 1", "take no --max-time");
     Run run = run_perft("", true);
     cr_assert_eq(run.status, 2);
-    run = run_perft("suite --json --json --max-nodes 1000", false);
+    run = run_perft("suite --json --json --max-known 1000", false);
     cr_assert_eq(run.status, 0, "the same format twice is no conflict: %s", run.out);
     cr_assert(strstr(run.out, "\"command\": \"suite\""), "%s", run.out);
 }
@@ -476,4 +525,34 @@ Test(cli, perftree_prints_move_count_lines_and_the_total) {
     cr_assert(strstr(run.out, "h2h4 420\n\n8902\n"), "%s", run.out);
     run = run_perft("perftree 2 'rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1' 'e2e4'", false);
     cr_assert(strstr(run.out, "\n\n600\n"), "%s", run.out);
+}
+
+/* The binary end to end for bench and results: --json on stdout through a pipe (the
+ * in-process tests are in test_cmd_bench.c and test_cmd_results.c). */
+Test(cli, bench_json_pipes_into_a_parser_and_results_reads_what_it_stored) {
+    char workload[] = "/tmp/perftkit-workload-XXXXXX", dir[] = "/tmp/perftkit-results-XXXXXX", args[512];
+    int fd = mkstemp(workload);
+    dprintf(fd, "# tiny: a test workload\n4k3/8/8/8/8/8/8/4K2R w K - 0 1 ;id rook ;D3 1197 ;D4 7059\n");
+    close(fd);
+    cr_assert(mkdtemp(dir));
+    snprintf(args, sizeof args, "bench --workload %s --repeat 1 -t 1 -q --json --results %s --machine box", workload,
+             dir);
+    Run run = run_perft(args, false);
+    unlink(workload);
+    cr_assert_eq(run.status, 0, "%s", run.out);
+    json_error_t error;
+    json_t *doc = json_loads(run.out, 0, &error);
+    cr_assert(doc, "stdout is not one JSON document (%s): %s", error.text, run.out);
+    cr_assert_str_eq(json_string_value(json_object_get(doc, "kind")), "perftkit-bench");
+    cr_assert_str_eq(json_string_value(json_object_get(json_array_get(json_object_get(doc, "setups"), 0), "leaves")),
+                     "7059");
+    json_decref(doc);
+    snprintf(args, sizeof args, "results %s --no-html", dir);
+    run = run_perft(args, false);
+    cr_assert_eq(run.status, 0, "%s", run.out);
+    cr_assert(strstr(run.out, "1 result under ") && strstr(run.out, "\nbox "), "%s", run.out);
+    run = run_perft("bench --help", false);
+    cr_assert(run.status == 0 && strstr(run.out, "usage: perft bench"), "%s", run.out);
+    run = run_perft("results --help", false);
+    cr_assert(run.status == 0 && strstr(run.out, "usage: perft results"), "%s", run.out);
 }

@@ -16,6 +16,7 @@ TestSuite(driver, .init = core_setup, .timeout = 1800);
 typedef struct Setup {
     int threads;
     size_t hash_mb;
+    const ZobristKeys *keys; /* NULL: the default set */
 } Setup;
 
 /* Every count of every suite within the node window, in one driver configuration. The
@@ -39,6 +40,8 @@ static void check_suites(Setup setup) {
             if (epd_parse_line(line, &record, why, sizeof why) != EPD_RECORD)
                 continue;
             Position pos = position_of(record.fen, false);
+            if (setup.keys)
+                pos_set_keys(&pos, setup.keys);
             for (int i = 0; i < record.expectation_count; i++) {
                 if (record.expect[i].nodes > max_nodes)
                     continue;
@@ -58,10 +61,17 @@ static void check_suites(Setup setup) {
     cr_assert_gt(checked, 1000, "the suites must yield counts in the window");
 }
 
-Test(driver, suites_on_two_threads_without_hashing) { check_suites((Setup){2, 0}); }
-Test(driver, suites_on_one_thread_with_tables) { check_suites((Setup){1, 64}); }
-Test(driver, suites_on_two_threads_with_tiny_tables_full_of_replacements) { check_suites((Setup){2, 1}); }
-Test(driver, suites_on_three_threads_with_tables) { check_suites((Setup){3, 32}); }
+Test(driver, suites_on_two_threads_without_hashing) { check_suites((Setup){2, 0, NULL}); }
+Test(driver, suites_on_one_thread_with_tables) { check_suites((Setup){1, 64, NULL}); }
+Test(driver, suites_on_two_threads_with_tiny_tables_full_of_replacements) { check_suites((Setup){2, 1, NULL}); }
+Test(driver, suites_on_three_threads_with_tables) { check_suites((Setup){3, 32, NULL}); }
+/* Another key set fills the tables with other keys (tiny tables: other collisions and
+ * replacements) and must count the same. */
+Test(driver, suites_under_another_key_set_with_tables) {
+    static ZobristKeys other;
+    zob_keys_make(&other, 0x5EED);
+    check_suites((Setup){2, 1, &other});
+}
 
 /* Stockfish's divide of the start position at depth 5. */
 static const struct {

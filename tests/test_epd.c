@@ -58,3 +58,13 @@ Test(epd, malformed_lines_say_why) {
                   cases[i].reason);
     }
 }
+
+Test(epd, reasons_quote_the_text_escaped_and_cut) {
+    EpdRecord r;
+    char error[EPD_ERROR_SIZE], line[600];
+    snprintf(line, sizeof line, "8/8/8/8/8/8/8/8 w - - ;bm \x01%0500d", 7);
+    cr_assert_eq(parse(line, &r, error), EPD_MALFORMED);
+    cr_assert(strstr(error, "unknown operation 'bm \\x01000"), "%s", error);
+    cr_assert(strstr(error, "... (504 bytes)'"), "%s", error);
+    cr_assert_lt(strlen(error), 200, "%s", error);
+}

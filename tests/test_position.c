@@ -79,3 +79,23 @@ Test(position, impossibility_names_the_problem) {
     pos_put_piece(&pos, W_ROOK, SQ_H1, false);
     cr_assert_str_eq(pos_impossibility(&pos), "black, not to move, is in check");
 }
+
+Test(position, copies_mirrors_and_comparisons_follow_the_key_set) {
+    static ZobristKeys other;
+    zob_keys_make(&other, 5);
+    Position pos = position_of("r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1", false);
+    Position same = pos;
+    pos_set_keys(&same, &other);
+    cr_assert(pos_equal(&pos, &same), "positions equal but for their key sets compare equal");
+    same.key.lo ^= 1;
+    cr_assert(pos_equal(&pos, &same), "keys of different sets are not compared");
+    Position copy = same;
+    pos_set_keys(&copy, &other);
+    cr_assert_not(pos_equal(&same, &copy), "a wrong key of the same set makes the positions differ");
+    Position m;
+    pos_mirror(&copy, &m);
+    cr_assert_eq(m.keys, &other, "the mirror keeps the key set");
+    cr_assert(zob_equal(m.key, pos_compute_key(&m)));
+    pos_clear(&m);
+    cr_assert_eq(m.keys, zob_default_keys(), "a cleared position uses the default set");
+}

@@ -1,8 +1,13 @@
 /* test_stats.c — perft statistics against the chessprogramming wiki's tables
  * (suites/cpw_initial_position_stats.tsv, suites/cpw_perft_stats.tsv): every row within
  * the node window [PERFTKIT_MIN_NODES, PERFTKIT_MAX_NODES] (default 1 .. 20,000,000),
- * every column the file gives ('-' marks a figure left unchecked). */
+ * every column the file gives ('-' marks a figure left unchecked); the same figures
+ * on any number of threads, with and without tables; limits that stop the search
+ * inside a depth, and tables that stay exact after a stopped count. */
 #include "support.h"
+
+#include <signal.h>
+#include <time.h>
 
 #include "../perft/stats.h"
 
@@ -12,7 +17,7 @@ TestSuite(stats, .init = core_setup, .timeout = 3600);
 static int check_row(StatsTables *tables, const char *fen, int depth, char *fields[STATS_FIELDS], const char *where) {
     Position pos = position_of(fen, false);
     LeafStats got;
-    stats_run(&pos, depth, 2, tables, &got);
+    cr_assert_eq(stats_run(&pos, depth, 2, tables, NULL, &got), RUN_COMPLETED);
     int checked = 0;
     for (int i = 0; i < STATS_FIELDS; i++) {
         if (!strcmp(fields[i], "-"))
@@ -81,7 +86,7 @@ Test(stats, divide_by_root_move_adds_up_to_the_whole) {
     for (int i = 0; i < n; i++)
         for (int f = 0; f < STATS_FIELDS; f++)
             sum.field[f] += per_move[i].field[f];
-    stats_run(&pos, 3, 1, NULL, &whole);
+    stats_run(&pos, 3, 1, NULL, NULL, &whole);
     cr_assert_eq(memcmp(&sum, &whole, sizeof sum), 0);
     cr_assert_eq(whole.field[STAT_NODES], 97862);
     cr_assert_eq(whole.field[STAT_CASTLES], 3162);
@@ -93,8 +98,91 @@ Test(stats, hashed_statistics_equal_unhashed_ones) {
     cr_assert(tables);
     Position pos = position_of("r3k2r/Pppp1ppp/1b3nbN/nP6/BBP1P3/q4N2/Pp1P2PP/R2Q1RK1 w kq - 0 1", false);
     LeafStats hashed, plain;
-    stats_run(&pos, 4, 2, tables, &hashed);
-    stats_run(&pos, 4, 2, NULL, &plain);
+    stats_run(&pos, 4, 2, tables, NULL, &hashed);
+    stats_run(&pos, 4, 2, NULL, NULL, &plain);
     cr_assert_eq(memcmp(&hashed, &plain, sizeof plain), 0);
+    stats_tables_destroy(tables);
+}
+
+/* Limits: the search checks them as it goes, not only between depths or root moves. */
+
+static double seconds_now(void) {
+    struct timespec t;
+    clock_gettime(CLOCK_MONOTONIC, &t);
+    return (double)t.tv_sec + (double)t.tv_nsec * 1e-9;
+}
+
+Test(stats, a_time_limit_stops_a_deep_count_inside_the_search) {
+    /* Depth 9 of the start position takes minutes; a single root move, tens of seconds. */
+    Position pos = position_of(FEN_STARTPOS, false);
+    RunLimits limits = {.max_seconds = 0.2};
+    LeafStats got;
+    for (int threads = 1; threads <= 2; threads++) {
+        double start = seconds_now();
+        cr_assert_eq(stats_run(&pos, 9, threads, NULL, &limits, &got), RUN_TIME_LIMIT);
+        double took = seconds_now() - start;
+        cr_assert_lt(took, 1.2, "%d threads stopped %.3f s after a 0.2 s limit", threads, took);
+        cr_assert_eq(got.field[STAT_NODES], 0, "a stopped count reports no part of a depth");
+    }
+}
+
+Test(stats, a_node_limit_stops_near_the_limit) {
+    Position pos = position_of(FEN_STARTPOS, false);
+    RunLimits limits = {.max_nodes = 1000000};
+    LeafStats got;
+    double start = seconds_now();
+    cr_assert_eq(stats_run(&pos, 8, 2, NULL, &limits, &got), RUN_NODE_LIMIT); /* perft 8: 84,998,978,956 */
+    cr_assert_lt(seconds_now() - start, 2.0);
+    /* A limit met by the last leaf is no stop: the depth is complete. */
+    limits.max_nodes = 4865609;
+    cr_assert_eq(stats_run(&pos, 5, 2, NULL, &limits, &got), RUN_COMPLETED);
+    cr_assert_eq(got.field[STAT_NODES], 4865609);
+    cr_assert_eq(got.field[STAT_CHECKMATES], 347);
+}
+
+Test(stats, an_interrupt_stops_the_count) {
+    Position pos = position_of(FEN_STARTPOS, false);
+    volatile sig_atomic_t flag = 1;
+    RunLimits limits = {.interrupt = &flag};
+    LeafStats got;
+    cr_assert_eq(stats_run(&pos, 9, 2, NULL, &limits, &got), RUN_INTERRUPTED);
+    cr_assert_eq(stats_run(&pos, 1, 2, NULL, &limits, &got), RUN_INTERRUPTED);
+}
+
+Test(stats, tables_stay_exact_after_a_stopped_count) {
+    /* Subtrees abandoned on a stop must not be stored: the next count on the same
+     * tables reproduces the wiki's row for position 3, depth 6. */
+    char error[160];
+    StatsTables *tables = stats_tables_create(64 << 20, error, sizeof error);
+    cr_assert(tables, "%s", error);
+    Position pos = position_of("8/2p5/3p4/KP5r/1R3p1k/8/4P1P1/8 w - -", false);
+    LeafStats got;
+    for (uint64_t max = 1000; max <= 4000000; max *= 7) {
+        RunLimits limits = {.max_nodes = max};
+        cr_assert_eq(stats_run(&pos, 6, 2, tables, &limits, &got), RUN_NODE_LIMIT, "max %llu", (unsigned long long)max);
+    }
+    cr_assert_eq(stats_run(&pos, 6, 2, tables, NULL, &got), RUN_COMPLETED);
+    static const uint64_t wiki[STATS_FIELDS] = {11030083, 940350, 33325, 0, 7552, 452473, 26067, 0, 2733};
+    for (int i = 0; i < STATS_FIELDS; i++)
+        cr_expect_eq(got.field[i], wiki[i], "%s: %llu", stats_field_names[i], (unsigned long long)got.field[i]);
+    stats_tables_destroy(tables);
+}
+
+Test(stats, threads_and_tables_give_the_same_statistics) {
+    Position pos = position_of("r3k2r/Pppp1ppp/1b3nbN/nP6/BBP1P3/q4N2/Pp1P2PP/R2Q1RK1 w kq - 0 1", false);
+    char error[160];
+    StatsTables *tables = stats_tables_create(16 << 20, error, sizeof error);
+    cr_assert(tables, "%s", error);
+    LeafStats one, two, three;
+    cr_assert_eq(stats_run(&pos, 5, 1, NULL, NULL, &one), RUN_COMPLETED);
+    cr_assert_eq(stats_run(&pos, 5, 2, tables, NULL, &two), RUN_COMPLETED);
+    cr_assert_eq(stats_run(&pos, 5, 3, tables, NULL, &three), RUN_COMPLETED);
+    cr_assert_eq(memcmp(&one, &two, sizeof one), 0);
+    cr_assert_eq(memcmp(&one, &three, sizeof one), 0);
+    static const uint64_t wiki[STATS_FIELDS] = {15833292, 2046173, 6512, 0, 329464, 200568, 11621, 50, 50562};
+    for (int i = 0; i < STATS_FIELDS; i++)
+        cr_expect_eq(one.field[i], wiki[i], "%s: %llu", stats_field_names[i], (unsigned long long)one.field[i]);
+    cr_assert_eq(stats_threads(4, 2), 1, "below depth 5, one thread");
+    cr_assert_eq(stats_threads(5, 2), 2);
     stats_tables_destroy(tables);
 }

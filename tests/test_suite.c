@@ -2,6 +2,8 @@
  * with their numbers while reading goes on. */
 #include "support.h"
 
+#include <unistd.h>
+
 #include "../suites/suite.h"
 
 typedef struct Item {
@@ -109,4 +111,119 @@ Test(suite, public_suites_read_without_a_malformed_line) {
         suite_close(&reader);
         cr_assert_eq(records, positions[f], "%s", files[f]);
     }
+}
+
+/* Writes `length` bytes to a new temporary file; returns its path in `path`. */
+static const char *write_file(char path[64], const char *bytes, size_t length) {
+    strcpy(path, "/tmp/perftkit-suite-XXXXXX");
+    int fd = mkstemp(path);
+    cr_assert(fd >= 0);
+    cr_assert_eq(write(fd, bytes, length), (ssize_t)length);
+    close(fd);
+    return path;
+}
+
+/* Reads the file at `path` to its end. */
+static int read_file_items(const char *path, Item *items, int room, SuiteReader *reader) {
+    char error[256];
+    cr_assert(suite_open(reader, path, error, sizeof error), "%s", error);
+    int n = 0;
+    for (; n < room; n++) {
+        items[n].kind = suite_next(reader, &items[n].record, &items[n].line, items[n].error, sizeof items[n].error);
+        if (items[n].kind == SUITE_END)
+            break;
+        if (items[n].kind == SUITE_MALFORMED)
+            items[n].line = reader->line_number;
+    }
+    suite_close(reader);
+    return n;
+}
+
+Test(suite, lines_with_nul_bytes_are_malformed_not_skipped) {
+    /* Before the fix a line starting with NUL read as blank (strlen 0) and vanished, and
+     * a NUL inside a line cut it short. */
+    static const char bytes[] = "\0rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1 ;D1 20\n"
+                                "4k3/8/8/8/8/8/8/4K2R w K - 0 1 ;D1 15\0 ;D2 1\n"
+                                "8/8/8/8/8/8/8/K6k w - - ;D1 3\n";
+    char path[64];
+    Item items[8];
+    SuiteReader reader;
+    int n = read_file_items(write_file(path, bytes, sizeof bytes - 1), items, 8, &reader);
+    unlink(path);
+    cr_assert_eq(n, 3);
+    cr_assert(items[0].kind == SUITE_MALFORMED && items[0].line == 1);
+    cr_assert(strstr(items[0].error, "a NUL byte at column 1 in '\\x00rnbqkbnr/"), "%s", items[0].error);
+    cr_assert(items[1].kind == SUITE_MALFORMED && items[1].line == 2);
+    cr_assert(strstr(items[1].error, "a NUL byte at column 38"), "%s", items[1].error);
+    cr_assert(items[2].kind == SUITE_RECORD && items[2].line == 3, "reading goes on");
+}
+
+Test(suite, control_and_non_ascii_bytes_are_malformed_outside_comments) {
+    static const char bytes[] = "# a comment may say caf\xc3\xa9\n"
+                                "8/8/8/8/8/8/8/K6k w - - ;D1 3 ;id \x1b[31mred\n"
+                                "8/8/8/8/8/8/8/K6k w - - ;id caf\xc3\xa9\n"
+                                "8/8/8/8/8/8/8/K6k w - - ;D1 3\r\n";
+    char path[64];
+    Item items[8];
+    SuiteReader reader;
+    int n = read_file_items(write_file(path, bytes, sizeof bytes - 1), items, 8, &reader);
+    unlink(path);
+    cr_assert_eq(n, 3);
+    cr_assert(items[0].kind == SUITE_MALFORMED && items[0].line == 2);
+    cr_assert(strstr(items[0].error, "a control byte 0x1B at column 35 in '8/8/8/8/8/8/8/K6k w - - ;D1 3 ;id \\x1B[31mred'"),
+              "%s", items[0].error);
+    cr_assert(items[1].kind == SUITE_MALFORMED && strstr(items[1].error, "a non-ASCII byte 0xC3"), "%s", items[1].error);
+    cr_assert(items[2].kind == SUITE_RECORD && items[2].line == 4, "a CRLF line end is fine");
+}
+
+Test(suite, a_huge_garbage_line_gives_a_short_one_line_reason) {
+    enum { SIZE = 100 * 1024 };
+    char *bytes = malloc(SIZE + 1);
+    unsigned state = 12345;
+    for (int i = 0; i < SIZE; i++) {
+        state = state * 1103515245u + 12345u;
+        char c = (char)(state >> 16);
+        bytes[i] = c == '\n' ? 'x' : c;
+    }
+    bytes[SIZE] = '\n';
+    char path[64];
+    Item items[4];
+    SuiteReader reader;
+    int n = read_file_items(write_file(path, bytes, SIZE + 1), items, 4, &reader);
+    unlink(path);
+    free(bytes);
+    cr_assert_eq(n, 1);
+    cr_assert_eq(items[0].kind, SUITE_MALFORMED);
+    cr_assert_lt(strlen(items[0].error), 300, "%zu bytes: %s", strlen(items[0].error), items[0].error);
+    for (const char *p = items[0].error; *p; p++)
+        cr_assert(*p >= 0x20 && *p < 0x7f, "a raw byte 0x%02X in the reason", (unsigned char)*p);
+    cr_assert(strstr(items[0].error, "(102400 bytes)'"), "%s", items[0].error);
+}
+
+Test(suite, long_lines_are_quoted_short_and_escaped) {
+    char line[400];
+    memset(line, 'p', sizeof line - 1);
+    line[sizeof line - 1] = '\0';
+    const char *const lines[] = {line};
+    Item items[2];
+    cr_assert_eq(read_all(lines, 1, items, 2), 1);
+    cr_assert(strstr(items[0].error, "FEN longer than 255 characters: 'pppp"), "%s", items[0].error);
+    cr_assert(strstr(items[0].error, "... (399 bytes)'"), "%s", items[0].error);
+}
+
+Test(suite, a_directory_is_not_a_suite) {
+    SuiteReader reader;
+    char error[256];
+    cr_assert_not(suite_open(&reader, "/tmp", error, sizeof error));
+    cr_assert(strstr(error, "cannot read '/tmp': Is a directory"), "%s", error);
+}
+
+Test(suite, labels_are_the_id_or_the_file_and_line) {
+    SuiteReader reader;
+    char label[SUITE_LABEL_SIZE];
+    suite_open_lines(&reader, "/some/folder/my.epd", NULL, 0);
+    cr_assert_str_eq(suite_label(&reader, "kiwipete", 3, label), "kiwipete");
+    cr_assert_str_eq(suite_label(&reader, "", 3, label), "my.epd:3");
+    suite_open_lines(&reader, "odd\nname.epd", NULL, 0);
+    cr_assert_str_eq(suite_label(&reader, NULL, 7, label), "odd\\x0Aname.epd:7");
 }

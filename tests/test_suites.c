@@ -32,7 +32,7 @@ static void run_suite(const char *name) {
     unsigned long long max_nodes = env_number("PERFTKIT_MAX_NODES", 1000000);
     char path[1024], command[2048], line[4096];
     suite_path(name, path, sizeof path);
-    snprintf(command, sizeof command, "'%s' suite --tap --max-nodes %llu '%s'", getenv("PERFTKIT_BIN"), max_nodes, path);
+    snprintf(command, sizeof command, "'%s' suite --tap --max-known %llu '%s'", getenv("PERFTKIT_BIN"), max_nodes, path);
     FILE *pipe = popen(command, "r");
     cr_assert(pipe);
     int ok = 0, not_ok = 0, plan = -1, skipped = 0;

@@ -136,9 +136,13 @@ Test(units, order_and_digest_do_not_depend_on_the_keys) {
     fen_write(&p, last);
     unit_set_destroy(set);
 
-    core_init_seeded(0x1234567);
+    static ZobristKeys other;
+    zob_keys_make(&other, 0x1234567);
     pos = position_of(kiwipete, false);
+    pos_set_keys(&pos, &other);
     set = units_of(&pos, 3, 0);
+    unit_position(set, 0, &p);
+    cr_assert_eq(p.keys, &other, "the units are keyed as their root");
     cr_assert_eq(unit_set_count(set), n);
     cr_assert_eq(unit_set_digest(set), digest);
     char text[FEN_BUFFER_SIZE];
