@@ -95,6 +95,20 @@ void cli_print_rate(FILE *out, Count leaves, double seconds) {
             seconds * 1e9 / n);
 }
 
+void cli_draw_progress(FILE *err, const RunProgress *p) {
+    if (p->last) {
+        fputs("\r\033[K", err);
+        return;
+    }
+    char leaves[COUNT_TEXT_SIZE];
+    double rate = p->elapsed > 0 ? count_to_double(p->leaves) / p->elapsed : 0;
+    fprintf(err, "\r\033[Kperft %d: %zu/%zu units, %s leaves, %.0f Mleaves/s", p->depth, p->units_done, p->units,
+            count_format(p->leaves, true, leaves), rate / 1e6);
+    if (p->eta >= 0)
+        fprintf(err, ", ETA %.0f s", p->eta);
+    fflush(err);
+}
+
 /* Megabytes of memory: the whole machine's, or what is free now. */
 long cli_memory_mb(bool available) {
     long pages = sysconf(available ? _SC_AVPHYS_PAGES : _SC_PHYS_PAGES), size = sysconf(_SC_PAGESIZE);
@@ -113,18 +127,23 @@ long cli_memory_mb(bool available) {
     return pages > 0 && size > 0 ? (long)((double)pages * (double)size / 1048576.0) : 1024;
 }
 
-/* The default hash size for a depth, into settings->hash_mb unless one was given. */
-static long default_hash_mb(int depth) {
+/* The default hash size for a depth and a time limit (0: none). */
+static long default_hash_mb(int depth, double max_seconds) {
     /* Tables pay off from depth 4; beyond what a depth can fill, memory only costs page
      * faults (perft 7 runs faster with 64 MB than with 1 GiB). */
     long by_depth = depth < 4 ? 0 : depth >= 8 ? 1024 : 1L << (2 * depth - 6);
+    /* A run stopped by --max-time fills at most about 64 MB a second, and faulting in the
+     * pages it cannot fill would only delay its stop. */
+    double by_time = 64 * max_seconds;
+    if (max_seconds > 0 && by_depth > by_time)
+        by_depth = by_time < 1 ? 1 : (long)by_time;
     long free_quarter = cli_memory_mb(true) / 4;
     return by_depth < free_quarter ? by_depth : free_quarter;
 }
 
 bool cli_driver(const Cli *cli, RunOptions *run, int depth, Driver *driver) {
     if (run->hash_mb < 0)
-        run->hash_mb = default_hash_mb(depth);
+        run->hash_mb = default_hash_mb(depth, run->max_seconds);
 #ifndef _OPENMP
     if (run->threads > 1)
         fprintf(cli->err, "perft %s: built without OpenMP, counting on one thread\n", cli->command);
@@ -137,7 +156,7 @@ bool cli_driver(const Cli *cli, RunOptions *run, int depth, Driver *driver) {
 
 bool cli_stats_tables(const Cli *cli, RunOptions *run, int depth, StatsTables **tables, int *threads) {
     if (run->hash_mb < 0)
-        run->hash_mb = default_hash_mb(depth);
+        run->hash_mb = default_hash_mb(depth, 0);
     *threads = run->threads > 0 ? (int)run->threads : driver_available_threads();
     char error[160];
     *tables = stats_tables_create((size_t)run->hash_mb << 20, error, sizeof error);

@@ -79,6 +79,10 @@ RunLimits cli_limits(const RunOptions *run);
 /* Installs a Ctrl-C handler that sets the returned flag (a second Ctrl-C kills). */
 const volatile sig_atomic_t *cli_catch_interrupt(void);
 
+/* What a ProgressHook (driver.h) shows: one line on `err`, redrawn in place (units done,
+ * leaves so far, rate and ETA), cleared at the end. */
+void cli_draw_progress(FILE *err, const RunProgress *progress);
+
 /* Prints "time T s   rate R Mleaves/s   period P ns/leaf" for `leaves` in `seconds`. */
 void cli_print_rate(FILE *out, Count leaves, double seconds);
 

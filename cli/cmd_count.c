@@ -22,11 +22,11 @@ typedef struct CountOptions {
 
 #define HASH_HELP                                                                              \
     "--hash: by default a quarter of the free memory, at most 4 MB at depth 4, 16 at 5,\n"     \
-    "64 at 6, 256 at 7 and 1024 from 8; none below 4. One table per ply: the deepest\n"        \
-    "hashed ply (two plies above the leaves, where most distinct positions are) takes\n"       \
-    "the largest power of two within two thirds of the memory, the ply above it the same\n"    \
-    "of what is left, and so on. The last two plies are never looked up: counting them\n"      \
-    "is cheaper than a cache miss.\n"
+    "64 at 6, 256 at 7 and 1024 from 8; none below 4; with --max-time S, at most 64 MB\n"     \
+    "per second of S. One table per ply: the deepest hashed ply (two plies above the\n"       \
+    "leaves, where most distinct positions are) takes the largest power of two within\n"      \
+    "two thirds of the memory, the ply above it the same of what is left, and so on. The\n"   \
+    "last two plies are never looked up: counting them is cheaper than a cache miss.\n"
 
 static const CliSpec count_spec = {
     .summary = "Counts the leaves of the legal move tree of a position to depth N (perft N) and\n"
@@ -90,7 +90,12 @@ typedef struct Tracer {
     FILE *out;
     double start;
     int done, of;
+    FILE *err; /* where progress is drawn */
 } Tracer;
+
+static void show_progress(void *context, const RunProgress *progress) {
+    cli_draw_progress(((Tracer *)context)->err, progress);
+}
 
 static void trace_root(void *context, const Position *root, const RootCount *done) {
     Tracer *tracer = context;
@@ -289,9 +294,10 @@ static int run_command(Cli *cli, int argc, char **argv, bool divide) {
         return EXIT_BAD_INPUT;
     RunLimits limits = cli_limits(&o.run);
 
-    Tracer tracer = {o.json ? cli->err : cli->out, clock_seconds(), 0, 0};
-    RunHooks hooks = {(o.trace & TRACE_ROOTS) ? trace_root : NULL, &tracer,
-                      !o.quiet && !o.json && cli_is_terminal(cli->err)};
+    Tracer tracer = {o.json ? cli->err : cli->out, clock_seconds(), 0, 0, cli->err};
+    RunHooks hooks = {.root_done = (o.trace & TRACE_ROOTS) ? trace_root : NULL,
+                      .progress = !o.quiet && !o.json && cli_is_terminal(cli->err) ? show_progress : NULL,
+                      .context = &tracer};
     RunReport *iterations = calloc(PERFT_MAX_DEPTH + 1, sizeof *iterations);
     if (!iterations) {
         driver_destroy(&driver);

@@ -1,11 +1,12 @@
-/* driver.c — splitting, scheduling and bookkeeping of a run. The OpenMP pragmas all
- * live here. Bookkeeping of finished units takes a mutex: units are coarse (a subtree
- * of several plies each), so it is never contended in practice. A monitor thread, not
- * an OpenMP one, watches the clock and the interrupt flag and draws the progress line. */
+/* driver.c — planning, scheduling and bookkeeping of a run. The OpenMP pragmas all
+ * live here. Bookkeeping of finished units takes a mutex: a unit is a subtree of two
+ * plies or more, so it is rarely contended. Between units, each thread publishes the
+ * leaves of its current unit in its own cache line; a monitor thread, not an OpenMP
+ * one, sums them with the finished units to enforce the node limit, watches the clock
+ * and the interrupt flag, and calls the progress hook. */
 #include "driver.h"
 
 #include <pthread.h>
-#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
@@ -13,10 +14,15 @@
 #include <omp.h>
 #endif
 
+#include "clock.h"
 #include "config.h"
 
-/* Split until there are this many units per thread (units are taken dynamically). */
+/* The split of driver_split: until there are this many per thread (taken dynamically). */
 enum { UNITS_PER_THREAD = 32, MAX_SPLIT_PLY = 3 };
+
+/* The default split ply: units count perft(DEFAULT_UNIT_DEPTH) or more, from at most
+ * ply DEFAULT_MAX_PLY; see driver_split_ply. */
+enum { DEFAULT_UNIT_DEPTH = 5, DEFAULT_MAX_PLY = 4 };
 
 const char *run_status_text(RunStatus status) {
     switch (status) {
@@ -25,6 +31,7 @@ const char *run_status_text(RunStatus status) {
     case RUN_TIME_LIMIT: return "resource exhaustion: time";
     case RUN_NODE_LIMIT: return "resource exhaustion: nodes";
     case RUN_NO_MOVES: return "no moves available";
+    case RUN_BAD_UNITS: return "units do not fit the run";
     }
     return "unknown";
 }
@@ -49,10 +56,28 @@ bool driver_create(Driver *driver, int threads, size_t hash_bytes, char *error, 
 
 void driver_destroy(Driver *driver) { table_set_destroy(&driver->tables); }
 
-static double now(void) {
-    struct timespec t;
-    clock_gettime(CLOCK_MONOTONIC, &t);
-    return (double)t.tv_sec + (double)t.tv_nsec * 1e-9;
+/* The threads a run of `depth` counts on. */
+static int run_threads(const Driver *driver, int depth) {
+    return depth >= driver->parallel_depth ? driver->threads : 1;
+}
+
+int driver_split_ply(const Driver *driver, int depth) {
+    int ply = driver->split_ply;
+    if (ply <= 0) {
+        ply = depth - DEFAULT_UNIT_DEPTH;
+        int least = run_threads(driver, depth) > 1 ? 2 : 1;
+        ply = ply < least ? least : ply > DEFAULT_MAX_PLY ? DEFAULT_MAX_PLY : ply;
+        if (depth >= 3 && ply > depth - 2)
+            ply = depth - 2;
+    }
+    ply = ply > depth ? depth : ply;
+    ply = ply > UNIT_MAX_PLY ? UNIT_MAX_PLY : ply;
+    return ply < 1 ? 1 : ply;
+}
+
+UnitSet *driver_plan(const Driver *driver, const Position *root, int depth, char *error, size_t error_size) {
+    return unit_set_create(root, driver_split_ply(driver, depth), driver->split_ply > 0 ? 0 : DRIVER_PLAN_MAX_PAIRS,
+                           error, error_size);
 }
 
 /* The children of every unit, inheriting its root move. A unit without moves (mate or
@@ -86,9 +111,15 @@ static UnitList expand(const UnitList *parents) {
     return children;
 }
 
+/* What one thread publishes while it counts a unit, in a cache line of its own. */
+typedef struct Slot {
+    _Alignas(64) _Atomic uint64_t leaves; /* counted so far in the current unit */
+    _Atomic uint64_t paths;               /* the current unit's multiplicity */
+} Slot;
+
 /* What the workers, the monitor and the bookkeeping share during one run. */
 typedef struct Run {
-    pthread_mutex_t lock;   /* guards everything below `stop` */
+    pthread_mutex_t lock;   /* guards everything below `stop`; the hooks are called under it */
     pthread_cond_t ended;   /* signalled, under lock, when the counting is over */
     atomic_bool stop;
     bool finished;
@@ -97,10 +128,14 @@ typedef struct Run {
     const RunHooks *hooks;
     const Position *root;
     RunReport *report;
+    const UnitSet *units;
+    size_t *todo;           /* the units to count, in list order (largest expected first) */
+    size_t todo_count;
+    Slot *slots;            /* one per thread */
+    int threads;
     int pending[MAX_MOVES]; /* units not yet counted, per root move */
-    bool lost[MAX_MOVES];   /* a unit of this root move was abandoned */
-    Count done_nodes;
-    int units_done, units_total;
+    Count done_nodes;       /* leaves below the finished units, weighted */
+    uint64_t done_estimate, todo_estimate; /* expected sizes counted in this run, and to count */
     double start;
 } Run;
 
@@ -109,46 +144,56 @@ static void request_stop(Run *run, RunStatus reason) {
         run->stop_reason = reason;
 }
 
-static void finish_root(Run *run, int root) {
-    run->report->roots[root].complete = true;
-    if (run->hooks && run->hooks->root_done)
-        run->hooks->root_done(run->hooks->context, run->root, &run->report->roots[root]);
+/* Leaves counted so far: finished units and the published parts of the others. Under
+ * the lock, so that a unit being booked is not seen twice. */
+static Count leaves_so_far(const Run *run) {
+    Count leaves = run->done_nodes;
+    for (int t = 0; t < run->threads; t++)
+        leaves += (Count)atomic_load_explicit(&run->slots[t].leaves, memory_order_relaxed)
+                * atomic_load_explicit(&run->slots[t].paths, memory_order_relaxed);
+    return leaves;
 }
 
-/* Books one unit; called by workers under the lock. */
-static void book_unit(Run *run, int root, Count nodes, bool abandoned) {
-    if (abandoned) {
-        run->lost[root] = true;
-        return;
-    }
-    run->report->roots[root].count += nodes;
-    run->done_nodes += nodes;
-    run->units_done++;
-    if (--run->pending[root] == 0 && !run->lost[root])
-        finish_root(run, root);
-    if (run->limits && run->limits->max_nodes && run->done_nodes >= run->limits->max_nodes
-        && run->units_done < run->units_total)
+static void check_node_limit(Run *run) {
+    if (run->limits && run->limits->max_nodes && run->report->units_done < run->report->units
+        && leaves_so_far(run) >= run->limits->max_nodes)
         request_stop(run, RUN_NODE_LIMIT);
 }
 
-static void draw_progress(Run *run, double t) {
-    char nodes[COUNT_TEXT_SIZE];
-    int roots_done = 0;
-    for (int i = 0; i < run->report->root_moves; i++)
-        roots_done += run->report->roots[i].complete;
-    double elapsed = t - run->start, rate = elapsed > 0 ? count_to_double(run->done_nodes) / elapsed : 0;
-    fprintf(stderr, "\r\033[Kperft %d: %d/%d root moves, %s leaves, %.0f Mleaves/s", run->report->depth, roots_done,
-            run->report->root_moves, count_format(run->done_nodes, true, nodes), rate / 1e6);
-    if (run->units_done > 0 && run->units_done < run->units_total)
-        fprintf(stderr, ", ETA %.0f s", elapsed * (run->units_total - run->units_done) / run->units_done);
-    fflush(stderr);
+/* Books the count of one unit under the lock: into its root moves, the total and the
+ * progress; completes the root moves it was the last unit of. */
+static void book_unit(Run *run, size_t unit, Count count) {
+    const UnitRoot *roots;
+    int n = unit_roots(run->units, unit, &roots);
+    for (int i = 0; i < n; i++) {
+        RootCount *r = &run->report->roots[roots[i].root];
+        r->count += count * roots[i].paths;
+        if (--run->pending[roots[i].root] == 0) {
+            r->complete = true;
+            if (run->hooks && run->hooks->root_done)
+                run->hooks->root_done(run->hooks->context, run->root, r);
+        }
+    }
+    run->done_nodes += count * unit_paths(run->units, unit);
+    run->report->units_done++;
 }
 
-/* Wakes every 20 ms until the counting ends: stops the run on Ctrl-C or at the time
- * limit, and redraws the progress line every quarter second. */
+static void report_progress(Run *run, double t, bool last) {
+    RunProgress p = {run->report->depth, run->report->units_done, run->report->units, leaves_so_far(run),
+                     t - run->start, -1, last};
+    if (run->done_estimate > 0 && run->todo_estimate > 0) {
+        double share = (double)run->done_estimate / (double)run->todo_estimate;
+        p.eta = share < 1 ? p.elapsed * (1 - share) / share : 0;
+    }
+    run->hooks->progress(run->hooks->context, &p);
+}
+
+/* Wakes every 20 ms until the counting ends: stops the run on Ctrl-C, at the time
+ * limit or past the node limit, and reports progress every quarter second. */
 static void *monitor(void *arg) {
     Run *run = arg;
-    double last_drawn = run->start;
+    double last_reported = run->start;
+    bool reported = false, reporting = run->hooks && run->hooks->progress;
     pthread_mutex_lock(&run->lock);
     while (!run->finished) {
         struct timespec wake;
@@ -161,26 +206,29 @@ static void *monitor(void *arg) {
         pthread_cond_timedwait(&run->ended, &run->lock, &wake);
         if (run->finished)
             break;
-        double t = now();
+        double t = clock_seconds();
         const RunLimits *limits = run->limits;
         if (limits && limits->interrupt && *limits->interrupt)
             request_stop(run, RUN_INTERRUPTED);
         if (limits && limits->max_seconds > 0 && t - run->start >= limits->max_seconds)
             request_stop(run, RUN_TIME_LIMIT);
-        if (run->hooks && run->hooks->progress && t - last_drawn >= 0.25 && t - run->start >= 0.5) {
-            draw_progress(run, t);
-            last_drawn = t;
+        check_node_limit(run);
+        if (reporting && t - last_reported >= 0.25 && t - run->start >= 0.5) {
+            report_progress(run, t, false);
+            last_reported = t;
+            reported = true;
         }
     }
+    if (reported)
+        report_progress(run, clock_seconds(), true);
     pthread_mutex_unlock(&run->lock);
-    if (run->hooks && run->hooks->progress && last_drawn > run->start)
-        fputs("\r\033[K", stderr);
     return NULL;
 }
 
 /* A monitor is needed only for what it watches. */
 static bool needs_monitor(const RunLimits *limits, const RunHooks *hooks) {
-    return (limits && (limits->interrupt || limits->max_seconds > 0)) || (hooks && hooks->progress);
+    return (limits && (limits->interrupt || limits->max_seconds > 0 || limits->max_nodes))
+        || (hooks && hooks->progress);
 }
 
 UnitList driver_split(const Position *root, const MoveList *root_moves, int depth, int threads, int *ply) {
@@ -202,12 +250,9 @@ UnitList driver_split(const Position *root, const MoveList *root_moves, int dept
     return units;
 }
 
-void driver_for_each_unit(int threads, const UnitList *units, int remaining, const atomic_bool *stop, UnitWork work,
-                          void *context) {
-    int count = units->count;
-    const Unit *items = units->items;
+void driver_parallel_for(int threads, size_t count, const atomic_bool *stop, ItemWork work, void *context) {
 #ifdef _OPENMP
-#pragma omp parallel num_threads(threads) default(none) shared(items, count, remaining, stop, work, context)
+#pragma omp parallel num_threads(threads) default(none) shared(count, stop, work, context)
 #endif
     {
 #ifdef _OPENMP
@@ -218,10 +263,29 @@ void driver_for_each_unit(int threads, const UnitList *units, int remaining, con
 #ifdef _OPENMP
 #pragma omp for schedule(dynamic, 1)
 #endif
-        for (int u = 0; u < count; u++)
+        for (size_t i = 0; i < count; i++)
             if (!stop || !atomic_load_explicit(stop, memory_order_relaxed))
-                work(context, me, &items[u], remaining);
+                work(context, me, i);
     }
+}
+
+/* driver_for_each_unit's loop, item by item. */
+typedef struct EachUnit {
+    const UnitList *units;
+    int remaining;
+    UnitWork work;
+    void *context;
+} EachUnit;
+
+static void each_unit(void *context, int thread, size_t item) {
+    EachUnit *e = context;
+    e->work(e->context, thread, &e->units->items[item], e->remaining);
+}
+
+void driver_for_each_unit(int threads, const UnitList *units, int remaining, const atomic_bool *stop, UnitWork work,
+                          void *context) {
+    EachUnit e = {units, remaining, work, context};
+    driver_parallel_for(threads, (size_t)units->count, stop, each_unit, &e);
 }
 
 /* One row of table counters per thread, a cache line apart, summed afterwards. */
@@ -230,28 +294,41 @@ typedef struct CountWork {
     const TableSet *tables;
     unsigned char *rows;
     size_t row;
+    int remaining;
     bool full;
 } CountWork;
 
-static void count_unit(void *context, int thread, const Unit *unit, int remaining) {
+static void count_unit(void *context, int thread, size_t item) {
     CountWork *w = context;
-    PerftSearch search = {w->tables, (TableCounters *)(void *)(w->rows + w->row * (size_t)thread), &w->run->stop,
-                          false, w->full};
-    Position pos = unit->pos;
-    Count nodes = perft_search(&search, &pos, remaining);
-    pthread_mutex_lock(&w->run->lock);
-    book_unit(w->run, unit->root, nodes, search.stopped);
-    pthread_mutex_unlock(&w->run->lock);
+    Run *run = w->run;
+    size_t unit = run->todo[item];
+    Slot *slot = &run->slots[thread];
+    atomic_store_explicit(&slot->paths, unit_paths(run->units, unit), memory_order_relaxed);
+    PerftSearch search = {w->tables, (TableCounters *)(void *)(w->rows + w->row * (size_t)thread), &run->stop,
+                          false, w->full, &slot->leaves};
+    Position pos;
+    unit_position(run->units, unit, &pos);
+    Count nodes = perft_search(&search, &pos, w->remaining);
+    pthread_mutex_lock(&run->lock);
+    atomic_store_explicit(&slot->leaves, 0, memory_order_relaxed);
+    if (!search.stopped) {
+        book_unit(run, unit, nodes);
+        run->done_estimate += unit_estimate(run->units, unit);
+        if (run->hooks && run->hooks->unit_done)
+            run->hooks->unit_done(run->hooks->context, &(UnitResult){unit, nodes});
+        check_node_limit(run);
+    }
+    pthread_mutex_unlock(&run->lock);
 }
 
-/* Counts every unit on the driver's threads, booking each as it finishes. */
-static void count_units(Driver *driver, Run *run, const UnitList *units, int remaining, int threads) {
+/* Counts the units to do on `threads` threads, booking each as it finishes. */
+static void count_units(Driver *driver, Run *run, int remaining) {
     CountWork w = {run, driver->tables.memory && !driver->full ? &driver->tables : NULL, NULL,
-                   (sizeof(TableCounters) * (PERFT_MAX_DEPTH + 1) + 63) / 64 * 64, driver->full};
-    w.rows = aligned_alloc(64, w.row * (size_t)threads);
-    memset(w.rows, 0, w.row * (size_t)threads);
-    driver_for_each_unit(threads, units, remaining, &run->stop, count_unit, &w);
-    for (int t = 0; t < threads; t++) {
+                   (sizeof(TableCounters) * (PERFT_MAX_DEPTH + 1) + 63) / 64 * 64, remaining, driver->full};
+    w.rows = aligned_alloc(64, w.row * (size_t)run->threads);
+    memset(w.rows, 0, w.row * (size_t)run->threads);
+    driver_parallel_for(run->threads, run->todo_count, &run->stop, count_unit, &w);
+    for (int t = 0; t < run->threads; t++) {
         const TableCounters *mine = (const TableCounters *)(const void *)(w.rows + w.row * (size_t)t);
         for (int d = 0; d <= PERFT_MAX_DEPTH; d++) {
             run->report->counters[d].probes += mine[d].probes;
@@ -263,26 +340,111 @@ static void count_units(Driver *driver, Run *run, const UnitList *units, int rem
     free(w.rows);
 }
 
+/* Books the resumed units and lists the others; false when the units or the finished
+ * ones do not fit the run. */
+static bool prepare(Run *run, const RunHooks *hooks, int depth) {
+    const UnitSet *units = run->units;
+    size_t n = unit_set_count(units);
+    if (unit_set_ply(units) > depth || !zob_equal(unit_set_root(units)->key, run->root->key)
+        || (hooks && hooks->finished_count && !hooks->finished))
+        return false;
+    bool *skip = calloc(n + 1, sizeof *skip);
+    run->todo = malloc((n + 1) * sizeof *run->todo);
+    if (!skip || !run->todo) {
+        free(skip);
+        return false;
+    }
+    for (size_t u = 0; u < n; u++) {
+        const UnitRoot *roots;
+        int k = unit_roots(units, u, &roots);
+        for (int i = 0; i < k; i++)
+            run->pending[roots[i].root]++;
+    }
+    bool ok = true;
+    for (size_t i = 0; ok && hooks && i < hooks->finished_count; i++) {
+        size_t u = hooks->finished[i].unit;
+        ok = u < n && !skip[u];
+        if (ok) {
+            skip[u] = true;
+            book_unit(run, u, hooks->finished[i].count);
+            run->report->units_resumed++;
+        }
+    }
+    for (size_t u = 0; ok && u < n; u++)
+        if (!skip[u]) {
+            run->todo[run->todo_count++] = u;
+            run->todo_estimate += unit_estimate(units, u);
+        }
+    free(skip);
+    return ok;
+}
+
+/* The end of a run that counted nothing: depth 0, no moves or units that do not fit. */
+static void end_early(RunReport *report, RunStatus status, double start) {
+    for (int m = 0; m < report->root_moves; m++)
+        report->roots[m] = (RootCount){report->roots[m].move, 0, status != RUN_BAD_UNITS};
+    report->status = status;
+    report->complete = status != RUN_BAD_UNITS;
+    report->seconds = clock_seconds() - start;
+}
+
 void driver_run(Driver *driver, const Position *root, int depth, const RunLimits *limits, const RunHooks *hooks,
                 RunReport *report) {
     memset(report, 0, sizeof *report);
     report->depth = depth;
-    report->threads = driver->threads;
-    double start = now();
+    report->threads = 1;
+    double start = clock_seconds();
     MoveList list;
     gen_legal(root, &list);
     report->root_moves = list.count;
     for (int m = 0; m < list.count; m++)
         report->roots[m].move = list.moves[m];
     if (depth == 0 || list.count == 0) {
-        report->total = depth == 0 ? 1 : 0;
-        report->status = depth == 0 ? RUN_COMPLETED : RUN_NO_MOVES;
-        report->complete = true;
-        report->seconds = now() - start;
+        report->total = depth == 0;
+        end_early(report, depth == 0 ? RUN_COMPLETED : RUN_NO_MOVES, start);
         return;
     }
 
-    Run run = {.limits = limits, .hooks = hooks, .root = root, .report = report, .start = start};
+    UnitSet *planned = NULL;
+    const UnitSet *units = hooks ? hooks->units : NULL;
+    if (!units) {
+        char error[160];
+        planned = driver_plan(driver, root, depth, error, sizeof error);
+        if (!planned) /* out of memory at the ply asked for: root moves need almost none */
+            planned = unit_set_create(root, 1, 0, error, sizeof error);
+        units = planned;
+    }
+    if (!units) {
+        end_early(report, RUN_BAD_UNITS, start);
+        return;
+    }
+    Run run = {.limits = limits, .hooks = hooks, .root = root, .report = report, .units = units, .start = start};
+    report->split_ply = unit_set_ply(units);
+    report->units = unit_set_count(units);
+    if (!prepare(&run, hooks, depth)) {
+        free(run.todo);
+        unit_set_destroy(planned);
+        end_early(report, RUN_BAD_UNITS, start);
+        return;
+    }
+    for (int m = 0; m < list.count; m++)
+        if (run.pending[m] == 0) /* mated or stalemated above the split ply, or resumed */
+            report->roots[m].complete = true;
+
+    int threads = run_threads(driver, depth);
+    run.threads = run.todo_count < (size_t)threads ? (int)run.todo_count : threads;
+    run.threads = run.threads < 1 ? 1 : run.threads;
+    Slot one_slot;
+    run.slots = run.threads > 1 ? aligned_alloc(64, sizeof(Slot) * (size_t)run.threads) : NULL;
+    if (!run.slots) { /* one thread, or no memory for more slots */
+        run.slots = &one_slot;
+        run.threads = 1;
+    }
+    report->threads = run.threads;
+    for (int t = 0; t < run.threads; t++) {
+        atomic_init(&run.slots[t].leaves, 0);
+        atomic_init(&run.slots[t].paths, 0);
+    }
     pthread_mutex_init(&run.lock, NULL);
     pthread_condattr_t monotonic;
     pthread_condattr_init(&monotonic);
@@ -290,20 +452,10 @@ void driver_run(Driver *driver, const Position *root, int depth, const RunLimits
     pthread_cond_init(&run.ended, &monotonic);
     pthread_condattr_destroy(&monotonic);
     atomic_init(&run.stop, false);
-    int ply, threads = depth >= driver->parallel_depth ? driver->threads : 1;
-    UnitList units = driver_split(root, &list, depth, threads, &ply);
-    if (!units.items) /* out of memory while splitting deeper: units at the root moves */
-        units = driver_split(root, &list, depth, 1, &ply);
-    run.units_total = units.count;
-    for (int u = 0; u < units.count; u++)
-        run.pending[units.items[u].root]++;
-    for (int m = 0; m < list.count; m++)
-        if (run.pending[m] == 0) /* mated or stalemated above the split ply */
-            finish_root(&run, m);
 
     pthread_t watcher;
     bool watching = needs_monitor(limits, hooks) && pthread_create(&watcher, NULL, monitor, &run) == 0;
-    count_units(driver, &run, &units, depth - ply, threads);
+    count_units(driver, &run, depth - unit_set_ply(units));
     pthread_mutex_lock(&run.lock);
     run.finished = true;
     pthread_cond_signal(&run.ended);
@@ -311,17 +463,17 @@ void driver_run(Driver *driver, const Position *root, int depth, const RunLimits
     if (watching)
         pthread_join(watcher, NULL);
 
-    report->complete = true;
-    for (int m = 0; m < list.count; m++) {
-        report->complete &= report->roots[m].complete;
-        if (report->roots[m].complete)
-            report->total += report->roots[m].count;
-        else
+    report->complete = report->units_done == report->units;
+    for (int m = 0; m < list.count; m++)
+        if (!report->roots[m].complete)
             report->roots[m].count = 0;
-    }
+    report->total = run.done_nodes;
     report->status = report->complete ? RUN_COMPLETED : run.stop_reason;
-    report->seconds = now() - start;
+    report->seconds = clock_seconds() - start;
     pthread_cond_destroy(&run.ended);
     pthread_mutex_destroy(&run.lock);
-    free(units.items);
+    if (run.slots != &one_slot)
+        free(run.slots);
+    free(run.todo);
+    unit_set_destroy(planned);
 }

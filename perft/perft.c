@@ -8,6 +8,14 @@
  * poll costs nothing, shallow enough to stop within milliseconds. */
 enum { STOP_POLL_DEPTH = 4 };
 
+/* Adds to the leaves this thread has published: a relaxed load and store, as only this
+ * thread writes them (readers may see a slightly old value). */
+static inline void publish(PerftSearch *s, Count nodes) {
+    if (s->leaves)
+        atomic_store_explicit(s->leaves, atomic_load_explicit(s->leaves, memory_order_relaxed) + (uint64_t)nodes,
+                              memory_order_relaxed);
+}
+
 static Count search(PerftSearch *s, Position *pos, int depth) {
     const Table *table = table_for(s->tables, depth);
     uint64_t stored;
@@ -15,6 +23,8 @@ static Count search(PerftSearch *s, Position *pos, int depth) {
         s->counters[depth].probes++;
         if (table_probe(table, pos->key, &stored)) {
             s->counters[depth].hits++;
+            if (depth >= PERFT_PUBLISH_DEPTH)
+                publish(s, stored);
             return stored;
         }
     }
@@ -40,6 +50,8 @@ static Count search(PerftSearch *s, Position *pos, int depth) {
         }
         if (s->stopped)
             return 0;
+        if (depth == PERFT_PUBLISH_DEPTH)
+            publish(s, nodes);
     }
     if (table && nodes <= UINT64_MAX)
         table_store(table, pos->key, (uint64_t)nodes, &s->counters[depth]);
@@ -71,7 +83,7 @@ Count perft_search(PerftSearch *s, Position *pos, int depth) {
 }
 
 Count perft_count(Position *pos, int depth) {
-    PerftSearch s = {NULL, NULL, NULL, false, false};
+    PerftSearch s = {NULL, NULL, NULL, false, false, NULL};
     return perft_search(&s, pos, depth);
 }
 

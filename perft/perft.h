@@ -22,11 +22,19 @@ typedef struct PerftSearch {
     bool stopped;                   /* the count was abandoned: its result means nothing */
     bool full;                      /* make and unmake every leaf move: no bulk counting,
                                        no tables (what an engine's search does) */
+    _Atomic uint64_t *leaves;       /* NULL, or where the leaves counted so far are added as
+                                       the count goes (each node PERFT_PUBLISH_DEPTH plies
+                                       above the leaves, and each table hit above them), for
+                                       progress and node limits; only this thread writes it */
 } PerftSearch;
+
+enum { PERFT_PUBLISH_DEPTH = 3 };
 
 /* perft(depth) of `pos` (0 <= depth <= PERFT_MAX_DEPTH), looking `pos` itself up too;
  * `pos` is scratch and is restored before returning. When the stop flag cuts the count
- * short, search->stopped is set and the result must be ignored. */
+ * short, search->stopped is set and the result must be ignored. What reaches
+ * search->leaves is at most the result (and equal to it from depth PERFT_PUBLISH_DEPTH
+ * on, unless stopped). */
 Count perft_search(PerftSearch *search, Position *pos, int depth);
 
 /* perft(depth), serial and unhashed. */

@@ -1,7 +1,12 @@
 /* test_driver.c — the parallel hashed driver counts exactly what the serial unhashed
- * counter counts, for every thread count and table size, on every suite count up to
- * 1,000,000 nodes; and limits stop it cleanly with exact finished root moves. */
+ * counter counts, for every thread count, split ply and table size, on every suite
+ * count up to 1,000,000 nodes; limits stop it within milliseconds at any depth with
+ * exact finished units and root moves; hooks see every unit, and a resumed run adds the
+ * counts it is given. */
 #include "support.h"
+
+#include <pthread.h>
+#include <time.h>
 
 #include "../perft/driver.h"
 #include "../suites/epd.h"
@@ -118,14 +123,18 @@ Test(driver, node_limit_stops_with_exact_finished_root_moves) {
     int finished = 0;
     uint64_t sum = 0;
     for (int i = 0; i < run.root_moves; i++) {
-        if (!run.roots[i].complete)
+        if (!run.roots[i].complete) {
+            cr_assert(run.roots[i].count == 0);
             continue;
+        }
         finished++;
         cr_assert(run.roots[i].count == known_divide5(&pos, run.roots[i].move));
         sum += (uint64_t)run.roots[i].count;
     }
-    cr_assert(finished > 0 && finished < 20, "%d root moves finished", finished);
-    cr_assert(run.total == sum, "the partial total is the sum of the finished root moves");
+    cr_assert(finished < 20, "%d root moves finished", finished);
+    cr_assert(run.units_done > 0 && run.units_done < run.units, "%zu of %zu units", run.units_done, run.units);
+    cr_assert(run.total >= sum && run.total < 4865609, "the partial total covers the finished units");
+    cr_assert(run.total >= 1000000, "stopped past the limit, not before");
     driver_destroy(&driver);
 }
 
@@ -208,4 +217,298 @@ Test(driver, table_keeps_counts_and_detects_torn_entries) {
     cr_assert(table_probe(t, (Key128){key.lo + 4, key.hi}, &got) && got == 400);
     cr_assert_eq(counters.replacements, 1);
     table_set_destroy(&set);
+}
+
+/* CPU seconds of the whole process. */
+static double cpu_seconds(void) {
+    struct timespec t;
+    clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &t);
+    return (double)t.tv_sec + (double)t.tv_nsec * 1e-9;
+}
+
+/* Issue 9: the node limit was checked only as whole units finished, so a deep run went
+ * on for seconds, and forever at depth 32. */
+Test(driver, node_limit_stops_a_deep_run_at_once, .timeout = 60) {
+    Driver driver;
+    cr_assert(driver_create(&driver, 1, 1 << 20, NULL, 0));
+    Position pos = position_of(FEN_STARTPOS, false);
+    int depths[] = {8, 32};
+    for (int i = 0; i < 2; i++) {
+        RunLimits limits = {0, i == 0 ? 1000 : 5, NULL};
+        RunReport run;
+        double cpu = cpu_seconds();
+        driver_run(&driver, &pos, depths[i], &limits, NULL, &run);
+        cpu = cpu_seconds() - cpu;
+        cr_assert_eq(run.status, RUN_NODE_LIMIT, "depth %d", depths[i]);
+        cr_assert_not(run.complete);
+        cr_assert_lt(cpu, 0.5, "depth %d stopped after %.3f s of CPU", depths[i], cpu);
+    }
+    driver_destroy(&driver);
+}
+
+/* "About N leaves": a limit in the middle of a long run stops near it. */
+Test(driver, node_limit_stops_near_the_limit) {
+    Driver driver;
+    cr_assert(driver_create(&driver, 2, 0, NULL, 0));
+    Position pos = position_of(FEN_STARTPOS, false);
+    RunLimits limits = {0, 300000000, NULL};
+    RunReport run;
+    double cpu = cpu_seconds();
+    driver_run(&driver, &pos, 7, &limits, NULL, &run);
+    cpu = cpu_seconds() - cpu;
+    cr_assert_eq(run.status, RUN_NODE_LIMIT);
+    cr_assert(run.total < 300000000 + 100000000, "finished units stay near the limit");
+    cr_assert_lt(cpu, 8.0, "perft 7 is 3.2e9 leaves: stopping near 3e8 takes a tenth of it");
+    driver_destroy(&driver);
+}
+
+/* Issue 9: the report said two threads where a small run used one. */
+Test(driver, report_says_how_many_threads_counted) {
+    Driver driver;
+    cr_assert(driver_create(&driver, 2, 0, NULL, 0));
+    Position pos = position_of(FEN_STARTPOS, false);
+    RunReport run;
+    driver_run(&driver, &pos, 3, NULL, NULL, &run);
+    cr_assert_eq(run.threads, 1, "below parallel_depth one thread counts");
+    cr_assert(run.total == 8902);
+    driver_run(&driver, &pos, 5, NULL, NULL, &run);
+    cr_assert_eq(run.threads, 2);
+    cr_assert_eq(run.split_ply, 2);
+    cr_assert_eq(run.units, 400);
+    driver_destroy(&driver);
+}
+
+Test(driver, default_split_ply_follows_depth_and_threads) {
+    Driver one, two;
+    cr_assert(driver_create(&one, 1, 0, NULL, 0));
+    cr_assert(driver_create(&two, 2, 0, NULL, 0));
+    static const int by_depth_one[] = {0, 1, 1, 1, 1, 1, 1, 2, 3, 4, 4, 4};
+    static const int by_depth_two[] = {0, 1, 1, 1, 1, 2, 2, 2, 3, 4, 4, 4};
+    for (int depth = 1; depth <= 11; depth++) {
+        cr_expect_eq(driver_split_ply(&one, depth), by_depth_one[depth], "depth %d, one thread", depth);
+        cr_expect_eq(driver_split_ply(&two, depth), by_depth_two[depth], "depth %d, two threads", depth);
+    }
+    two.split_ply = 6;
+    cr_assert_eq(driver_split_ply(&two, 9), 6, "an explicit ply is kept");
+    cr_assert_eq(driver_split_ply(&two, 4), 4, "but never below the leaves");
+    driver_destroy(&one);
+    driver_destroy(&two);
+}
+
+/* What the progress hook saw. */
+typedef struct Seen {
+    int calls, last_calls;
+    RunProgress latest;
+    bool leaves_grew, units_counted;
+} Seen;
+
+static void see_progress(void *context, const RunProgress *p) {
+    Seen *seen = context;
+    if (p->last) {
+        seen->last_calls++;
+        return;
+    }
+    seen->leaves_grew |= seen->calls > 0 && p->leaves > seen->latest.leaves;
+    seen->units_counted |= p->units_done > 0;
+    seen->calls++;
+    seen->latest = *p;
+}
+
+/* Issue 9: progress counted only finished root moves, so a deep run showed 0/20 and no
+ * ETA for seconds; the library drew the line itself. */
+Test(driver, progress_hook_sees_units_leaves_and_an_eta) {
+    Driver driver;
+    cr_assert(driver_create(&driver, 2, 16 << 20, NULL, 0));
+    Position pos = position_of(FEN_STARTPOS, false);
+    Seen seen = {0};
+    RunHooks hooks = {.progress = see_progress, .context = &seen};
+    RunLimits limits = {1.5, 0, NULL};
+    RunReport run;
+    driver_run(&driver, &pos, 8, &limits, &hooks, &run);
+    cr_assert_eq(run.status, RUN_TIME_LIMIT);
+    cr_assert_geq(seen.calls, 2, "four calls a second from half a second on");
+    cr_assert_eq(seen.last_calls, 1, "one last call to clear the line");
+    cr_assert_eq(seen.latest.depth, 8);
+    cr_assert_eq(seen.latest.units, 5362, "perft 8 splits at ply 3");
+    cr_assert(seen.units_counted && seen.latest.units_done < 5362);
+    cr_assert(seen.leaves_grew, "leaves grow between calls");
+    cr_assert_geq(seen.latest.eta, 0, "an ETA once units finished");
+    cr_assert_gt(seen.latest.elapsed, 0.4);
+    driver_destroy(&driver);
+}
+
+/* The count of every configuration: split plies 1..4, one and two threads, hashed or
+ * not, against the suite's count and the serial divide, at every depth up to the suite
+ * count nearest 1,000,000 nodes. */
+typedef struct Case {
+    const char *file;
+    int record;
+    bool chess960;
+} Case;
+
+static EpdRecord record_of(Case c) {
+    char path[1024], line[4096], why[EPD_ERROR_SIZE];
+    FILE *file = fopen(suite_path(c.file, path, sizeof path), "r");
+    cr_assert(file, "%s", path);
+    EpdRecord record;
+    for (int seen = 0; fgets(line, sizeof line, file);)
+        if (epd_parse_line(line, &record, why, sizeof why) == EPD_RECORD && seen++ == c.record) {
+            fclose(file);
+            return record;
+        }
+    cr_assert_fail("%s has no record %d", c.file, c.record);
+    return record;
+}
+
+Test(driver, counts_are_identical_at_every_split_ply_thread_count_and_table) {
+    static const Case cases[] = {
+        {"cpw_perft_results.epd", 0, false}, /* the start position */
+        {"cpw_perft_results.epd", 1, false}, /* Kiwipete: castling, e.p., promotions */
+        {"cpw_perft_results.epd", 2, false}, /* position 3: e.p. and pins along the rank */
+        {"cpw_perft_results.epd", 3, false}, /* position 4: promotions and castling */
+        {"cpw_perft_results.epd", 5, false}, /* position 5 */
+        {"ethereal_fischer960.epd", 0, true},
+        {"ethereal_fischer960.epd", 7, true},
+    };
+    Driver drivers[4];
+    for (int d = 0; d < 4; d++) {
+        cr_assert(driver_create(&drivers[d], 1 + d % 2, d < 2 ? 0 : 16 << 20, NULL, 0));
+        drivers[d].parallel_depth = 1;
+    }
+    int checked = 0;
+    for (size_t c = 0; c < sizeof cases / sizeof cases[0]; c++) {
+        EpdRecord record = record_of(cases[c]);
+        Position pos = position_of(record.fen, cases[c].chess960);
+        for (int i = 0; i < record.expectation_count && record.expect[i].nodes <= 1000000; i++) {
+            int depth = record.expect[i].depth;
+            PerftDivision divide[MAX_MOVES];
+            int moves = perft_divide(&pos, depth, divide);
+            for (int ply = 1; ply <= 4; ply++)
+                for (int d = 0; d < 4; d++) {
+                    drivers[d].split_ply = ply;
+                    RunReport run;
+                    driver_run(&drivers[d], &pos, depth, NULL, NULL, &run);
+                    cr_assert(run.complete && run.total == record.expect[i].nodes,
+                              "%s #%d depth %d, split ply %d, driver %d: %llu", cases[c].file, cases[c].record, depth,
+                              ply, d, (unsigned long long)run.total);
+                    cr_assert_eq(run.split_ply, ply < depth ? ply : depth);
+                    cr_assert_eq(run.root_moves, moves);
+                    for (int m = 0; m < moves; m++)
+                        cr_assert(run.roots[m].complete && run.roots[m].move == divide[m].move
+                                      && run.roots[m].count == divide[m].count,
+                                  "%s #%d depth %d, split ply %d, driver %d: root move %d", cases[c].file,
+                                  cases[c].record, depth, ply, d, m);
+                    checked++;
+                }
+        }
+    }
+    for (int d = 0; d < 4; d++)
+        driver_destroy(&drivers[d]);
+    cr_assert_gt(checked, 300);
+}
+
+/* What the unit hook saw, in order. */
+typedef struct Journal {
+    UnitResult done[8192];
+    size_t count;
+    int concurrent, inside;
+} Journal;
+
+static pthread_mutex_t journal_guard = PTHREAD_MUTEX_INITIALIZER;
+
+static void note_unit(void *context, const UnitResult *done) {
+    Journal *j = context;
+    pthread_mutex_lock(&journal_guard);
+    j->concurrent += j->inside++ > 0;
+    pthread_mutex_unlock(&journal_guard);
+    cr_assert_lt(j->count, 8192);
+    j->done[j->count++] = *done;
+    pthread_mutex_lock(&journal_guard);
+    j->inside--;
+    pthread_mutex_unlock(&journal_guard);
+}
+
+/* The journal's building blocks: the unit hook sees each unit once, one call at a time,
+ * and a run given the finished units counts only the rest, to the same exact total. */
+Test(driver, stopped_run_resumed_from_its_finished_units_counts_exactly) {
+    Driver driver;
+    cr_assert(driver_create(&driver, 2, 16 << 20, NULL, 0));
+    Position pos = position_of("r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1", false);
+    char error[160];
+    driver.split_ply = 2;
+    UnitSet *units = driver_plan(&driver, &pos, 5, error, sizeof error);
+    cr_assert(units, "%s", error);
+    static Journal journal;
+    RunHooks hooks = {.unit_done = note_unit, .context = &journal, .units = units};
+    RunLimits limits = {0, 60000000, NULL};
+    RunReport run;
+    driver_run(&driver, &pos, 5, &limits, &hooks, &run);
+    cr_assert_eq(run.status, RUN_NODE_LIMIT);
+    cr_assert_eq(journal.count, run.units_done);
+    cr_assert_eq(journal.concurrent, 0, "the hook is called one call at a time");
+    Count weighted = 0;
+    for (size_t i = 0; i < journal.count; i++) {
+        Position p;
+        unit_position(units, journal.done[i].unit, &p);
+        cr_assert(journal.done[i].count == perft_count(&p, 3), "unit %zu", journal.done[i].unit);
+        weighted += journal.done[i].count * unit_paths(units, journal.done[i].unit);
+    }
+    cr_assert(weighted == run.total);
+
+    static Journal rest;
+    RunHooks resume = {.unit_done = note_unit, .context = &rest, .units = units, .finished = journal.done,
+                       .finished_count = journal.count};
+    table_set_clear(&driver.tables);
+    driver_run(&driver, &pos, 5, NULL, &resume, &run);
+    cr_assert(run.complete && run.total == 193690690, "got %llu", (unsigned long long)run.total);
+    cr_assert_eq(run.units_resumed, journal.count);
+    cr_assert_eq(rest.count + journal.count, unit_set_count(units), "the rest, and only the rest, counted");
+    unit_set_destroy(units);
+    driver_destroy(&driver);
+}
+
+Test(driver, units_that_do_not_fit_the_run_count_nothing) {
+    Driver driver;
+    cr_assert(driver_create(&driver, 2, 0, NULL, 0));
+    Position start = position_of(FEN_STARTPOS, false), other = position_of(FEN_STARTPOS, false);
+    Undo undo;
+    pos_make_move(&other, move_parse_uci(&other, "e2e4"), &undo);
+    char error[160];
+    UnitSet *units = unit_set_create(&start, 3, 0, error, sizeof error);
+    cr_assert(units);
+    RunReport run;
+    RunHooks hooks = {.units = units};
+    driver_run(&driver, &other, 4, NULL, &hooks, &run);
+    cr_assert_eq(run.status, RUN_BAD_UNITS, "units of another root");
+    driver_run(&driver, &start, 2, NULL, &hooks, &run);
+    cr_assert_eq(run.status, RUN_BAD_UNITS, "units below the leaves");
+    cr_assert_not(run.complete);
+    UnitResult twice[2] = {{0, 1}, {0, 1}}, outside[1] = {{5362, 1}};
+    hooks.finished = twice;
+    hooks.finished_count = 2;
+    driver_run(&driver, &start, 4, NULL, &hooks, &run);
+    cr_assert_eq(run.status, RUN_BAD_UNITS, "a unit finished twice");
+    hooks.finished = outside;
+    hooks.finished_count = 1;
+    driver_run(&driver, &start, 4, NULL, &hooks, &run);
+    cr_assert_eq(run.status, RUN_BAD_UNITS, "a unit that is not in the list");
+    cr_assert(run.total == 0);
+    cr_assert_str_eq(run_status_text(run.status), "units do not fit the run");
+    hooks.finished_count = 0;
+    driver_run(&driver, &start, 4, NULL, &hooks, &run);
+    cr_assert(run.complete && run.total == 197281);
+    unit_set_destroy(units);
+    driver_destroy(&driver);
+}
+
+/* Issue 9: `count -d 32 --max-time 1` ran 2.25 s, faulting in a gigabyte of tables it
+ * could never fill. The default table follows what the time limit lets the run fill. */
+Test(driver, cli_default_tables_follow_the_time_limit, .timeout = 60) {
+    const char *bin = getenv("PERFTKIT_BIN");
+    cr_assert(bin, "PERFTKIT_BIN is not set (run the tests through meson test)");
+    Run run = run_command("'%s' count -d 32 --max-time 0.5 --json", bin);
+    cr_assert_eq(run.status, 3, "%s", run.out);
+    cr_assert(strstr(run.out, "\"hash_mb\": 32,"), "%s", run.out);
+    run = run_command("'%s' count -d 3 -t 2 --json", bin);
+    cr_assert(strstr(run.out, "\"threads\": 1,"), "%s", run.out);
 }
