@@ -310,7 +310,7 @@ static int run_command(Cli *cli, int argc, char **argv, bool divide) {
         tracer.start = clock_seconds();
         MoveList roots;
         tracer.of = gen_legal(&pos, &roots);
-        driver_run(&driver, &pos, depth, &limits, &hooks, &run);
+        cli->run(&driver, &pos, depth, &limits, &hooks, &run);
         if (o.trace & TRACE_ITERATIONS) {
             char text[COUNT_TEXT_SIZE];
             iterations[iteration_count++] = run;

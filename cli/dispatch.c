@@ -46,8 +46,12 @@ static const CommandEntry *find_command(const char *name) {
 }
 
 int cli_main(FILE *in, FILE *out, FILE *err, int argc, char **argv) {
+    return cli_main_with(in, out, err, driver_run, false, argc, argv);
+}
+
+int cli_main_with(FILE *in, FILE *out, FILE *err, CliRunner run, bool worker, int argc, char **argv) {
     static Cli cli; /* the key set makes it large; one command line runs at a time */
-    cli = (Cli){.in = in, .out = out, .err = err};
+    cli = (Cli){.in = in, .out = out, .err = err, .run = run, .worker = worker};
     if (argc < 2) {
         print_usage(err);
         return EXIT_BAD_INPUT;

@@ -346,7 +346,7 @@ static bool prepare(Run *run, const RunHooks *hooks, int depth) {
     const UnitSet *units = run->units;
     size_t n = unit_set_count(units);
     if (unit_set_ply(units) > depth || !zob_equal(unit_set_root(units)->key, run->root->key)
-        || (hooks && hooks->finished_count && !hooks->finished))
+        || (hooks && hooks->finished_count && !hooks->finished) || (hooks && hooks->only && !hooks->units))
         return false;
     bool *skip = calloc(n + 1, sizeof *skip);
     run->todo = malloc((n + 1) * sizeof *run->todo);
@@ -369,6 +369,19 @@ static bool prepare(Run *run, const RunHooks *hooks, int depth) {
             book_unit(run, u, hooks->finished[i].count);
             run->report->units_resumed++;
         }
+    }
+    if (ok && hooks && hooks->only) { /* a batch: these units, once each, in this order */
+        for (size_t i = 0; ok && i < hooks->only_count; i++) {
+            size_t u = hooks->only[i];
+            ok = u < n && !skip[u];
+            if (ok) {
+                skip[u] = true;
+                run->todo[run->todo_count++] = u;
+                run->todo_estimate += unit_estimate(units, u);
+            }
+        }
+        free(skip);
+        return ok;
     }
     for (size_t u = 0; ok && u < n; u++)
         if (!skip[u]) {

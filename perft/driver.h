@@ -94,6 +94,12 @@ typedef struct RunHooks {
      * most once and below the unit count, else RUN_BAD_UNITS. Needs `units`. */
     const UnitResult *finished;
     size_t finished_count;
+    /* NULL: count every unit not finished. Else count exactly these (a batch of a
+     * distributed run; none at all with only_count 0), leaving the others uncounted:
+     * the report is then complete only when `finished` and `only` cover every unit.
+     * Needs `units`; an index out of range, repeated or also finished: RUN_BAD_UNITS. */
+    const size_t *only;
+    size_t only_count;
 } RunHooks;
 
 /* Threads and tables, kept from run to run (the tables stay valid across runs). */
