@@ -276,8 +276,19 @@ void dist_run(Driver *driver, const Position *root, int depth, const RunLimits *
     }
     double start = clock_seconds();
     char error[160];
-    UnitSet *planned = hooks && hooks->units ? NULL : driver_plan(driver, root, depth, error, sizeof error);
-    const UnitSet *units = planned ? planned : hooks ? hooks->units : NULL;
+    /* Rank 0's plan rules (a resumed run plans at its journal's ply, which the other
+     * ranks cannot read): the others plan at the ply it announces. */
+    UnitSet *planned = NULL;
+    const UnitSet *units = hooks ? hooks->units : NULL;
+    if (rank == 0 && !units)
+        units = planned = driver_plan(driver, root, depth, error, sizeof error);
+    int ply = units ? unit_set_ply(units) : 0;
+    MPI_Bcast(&ply, 1, MPI_INT, 0, MPI_COMM_WORLD);
+    if (rank != 0 && ply > 0 && (!units || unit_set_ply(units) != ply)) {
+        Driver at_ply = *driver;
+        at_ply.split_ply = ply;
+        units = planned = driver_plan(&at_ply, root, depth, error, sizeof error);
+    }
     int have = units != NULL, all_have = 0;
     MPI_Allreduce(&have, &all_have, 1, MPI_INT, MPI_MIN, MPI_COMM_WORLD);
     if (!all_have || !plans_agree(units)) {

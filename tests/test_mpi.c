@@ -1,0 +1,79 @@
+/* test_mpi.c — perft-mpi under a real MPI launcher (mpirun, 2 and 4 ranks on this
+ * machine's cores, oversubscribed): every count and divide is identical to one
+ * process's, whatever the ranks, threads and split ply. */
+#include "support.h"
+
+#include "../perft/count.h"
+
+TestSuite(mpi, .init = core_setup);
+
+static const char *mpirun(void) {
+    const char *path = getenv("PERFTKIT_MPIRUN");
+    cr_assert(path, "PERFTKIT_MPIRUN is not set (run the tests through meson test)");
+    return path;
+}
+
+static const char *mpi_bin(void) {
+    const char *path = getenv("PERFTKIT_MPI_BIN");
+    cr_assert(path, "PERFTKIT_MPI_BIN is not set");
+    return path;
+}
+
+/* The total line of `perft-mpi count -q ARGS` on `ranks` ranks. */
+static Count mpi_count(int ranks, const char *args) {
+    Run r = run_command("%s --allow-run-as-root --oversubscribe -np %d %s count -q %s 2>&1", mpirun(), ranks, mpi_bin(),
+                        args);
+    cr_assert_eq(r.status, 0, "mpirun -np %d perft-mpi count -q %s: exit %d:\n%s", ranks, args, r.status, r.out);
+    Count n;
+    size_t digits = strspn(r.out, "0123456789");
+    cr_assert(digits > 0 && count_parse(r.out, digits, &n), "no count in: %s", r.out);
+    return n;
+}
+
+static void expect_count(int ranks, const char *args, unsigned long long expected) {
+    Count got = mpi_count(ranks, args);
+    char text[COUNT_TEXT_SIZE];
+    cr_expect(got == (Count)expected, "-np %d count %s: %s, expected %llu", ranks, args,
+              count_format(got, false, text), expected);
+}
+
+#define KIWIPETE "'r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1'"
+
+Test(mpi, the_start_position_to_depth_7_on_2_and_4_ranks, .timeout = 600) {
+    expect_count(2, "-d 7 -t 1", 3195901860ULL);
+    expect_count(4, "-d 7 -t 1 --hash 64", 3195901860ULL);
+}
+
+Test(mpi, kiwipete_to_depth_5_at_several_split_plies, .timeout = 600) {
+    expect_count(2, "-d 5 -t 1 --fen " KIWIPETE, 193690690ULL);
+    expect_count(4, "-d 5 -t 1 --split-ply 1 --fen " KIWIPETE, 193690690ULL);
+    expect_count(2, "-d 5 -t 2 --split-ply 3 --hash 0 --fen " KIWIPETE, 193690690ULL);
+}
+
+Test(mpi, chess960_and_suite_positions_match_one_process, .timeout = 600) {
+    /* Chess960 (stockfish_perft_sh_960.epd) and CPW positions 3, 4 and 5 */
+    expect_count(2, "-d 5 -t 1 --chess960 --fen 'bqnb1rkr/pp3ppp/3ppn2/2p5/5P2/P2P4/NPP1P1PP/BQ1BNRKR w HFhf - 2 9'",
+                 8146062ULL);
+    expect_count(4, "-d 6 -t 1 --fen '8/2p5/3p4/KP5r/1R3p1k/8/4P1P1/8 w - - 0 1'", 11030083ULL);
+    expect_count(2, "-d 5 -t 1 --fen 'r3k2r/Pppp1ppp/1b3nbN/nP6/BBP1P3/q4N2/Pp1P2PP/R2Q1RK1 w kq - 0 1'", 15833292ULL);
+    expect_count(4, "-d 4 -t 1 --fen 'rnbq1k1r/pp1Pbppp/2p5/8/2B5/8/PPP1NnPP/RNBQK2R w KQ - 1 8'", 2103487ULL);
+}
+
+Test(mpi, divide_gives_the_per_move_counts_of_one_process, .timeout = 600) {
+    Run one = run_command("%s divide -d 5 -t 1 --fen " KIWIPETE " 2>/dev/null", getenv("PERFTKIT_BIN"));
+    cr_assert_eq(one.status, 0);
+    char expected[sizeof one.out];
+    memcpy(expected, one.out, sizeof expected);
+    Run many = run_command("%s --allow-run-as-root --oversubscribe -np 3 %s divide -d 5 -t 1 --fen " KIWIPETE
+                           " 2>/dev/null",
+                           mpirun(), mpi_bin());
+    cr_assert_eq(many.status, 0);
+    cr_expect_str_eq(many.out, expected);
+    cr_expect(strstr(many.out, "Nodes searched: 193690690"), "%s", many.out);
+}
+
+Test(mpi, one_rank_and_shallow_depths_count_alone, .timeout = 300) {
+    expect_count(1, "-d 5", 4865609ULL);
+    expect_count(2, "-d 1", 20ULL);
+    expect_count(2, "-d 0", 1ULL);
+}
