@@ -225,8 +225,10 @@ static bool parse_clock(Field f, const char *name, unsigned low, unsigned high, 
     char shown[48];
     unsigned long n = 0;
     for (size_t i = 0; i < f.length; i++) {
+        if (f.text[i] == '-' && i == 0 && f.length > 1 && f.text[1] >= '0' && f.text[1] <= '9')
+            return fail(error, size, "%s %s is negative", name, show(f, shown));
         if (f.text[i] < '0' || f.text[i] > '9')
-            return fail(error, size, "%s '%s' is not a number", name, show(f, shown));
+            return fail(error, size, "%s '%s' is not a whole number", name, show(f, shown));
         n = n * 10 + (unsigned long)(f.text[i] - '0');
         if (n > high) /* checked at every digit, so n never overflows */
             return fail(error, size, "%s %s is out of range %u..%u", name, show(f, shown), low, high);
@@ -248,7 +250,7 @@ bool fen_parse(Position *pos, const char *fen, bool chess960, char *error, size_
     if (n > MAX_FIELDS)
         return fail(error, size, "the FEN has more than 6 fields");
     if (n != 4 && n != 6)
-        return fail(error, size, "the FEN has %d fields, not 6 (or 4 without the clocks)", n);
+        return fail(error, size, "the FEN has %d field%s, not 6 (or 4 without the clocks)", n, n == 1 ? "" : "s");
 
     pos_clear(pos);
     if (!parse_placement(pos, fields[0], error, size))

@@ -1,6 +1,8 @@
 #!/usr/bin/env bash
 # Runs every default test: the release build (PEXT where the CPU has BMI2), the
 # magic-bitboard build, and a build with AddressSanitizer and UndefinedBehaviorSanitizer.
+# The README's examples and the MPI runs are checked on the release build only: they
+# test the command line and the launcher, not the generator or memory safety.
 # Deep suite counts are in the `slow` suite: meson test -C build --setup full --suite slow
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -11,11 +13,12 @@ meson test -C build --print-errorlogs
 
 echo "== magic bitboards (-Dpext=disabled)"
 [ -f build-magic/build.ninja ] || meson setup build-magic -Dpext=disabled >/dev/null
-meson test -C build-magic --print-errorlogs
+meson test -C build-magic --print-errorlogs --no-suite readme --no-suite mpi
 
 echo "== sanitizers (address, undefined) with assertions on; suite counts up to 100,000 nodes"
 [ -f build-sanitize/build.ninja ] || meson setup build-sanitize -Db_sanitize=address,undefined -Db_lto=false \
     -Dbuildtype=debugoptimized >/dev/null
 ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 UBSAN_OPTIONS=halt_on_error=1:print_stacktrace=1 \
-    PERFTKIT_MAX_NODES=100000 meson test -C build-sanitize --print-errorlogs --timeout-multiplier 4
+    PERFTKIT_MAX_NODES=100000 meson test -C build-sanitize --print-errorlogs --timeout-multiplier 4 \
+    --no-suite readme --no-suite mpi
 echo "== all tests passed"

@@ -148,7 +148,7 @@ Test(fen, rejects_castling_fields_that_do_not_match_the_board) {
     assert_rejected("rnbqkbnr/pppppppp/8/8/8/8/PPPPKPPP/RNBQ1BNR w K - 0 1", "needs the white king on rank 1");
     assert_rejected("4k3/8/8/8/8/8/8/4K2R w C - 0 1", "needs a white rook on c1");
     assert_rejected("4k3/8/8/8/8/8/8/4K2R w q - 0 1", "needs a black rook on rank 8");
-    assert_rejected("4k3/8/8/8/8/8/8/4K2R w - - 0 1x", "fullmove number '1x' is not a number");
+    assert_rejected("4k3/8/8/8/8/8/8/4K2R w - - 0 1x", "fullmove number '1x' is not a whole number");
 }
 
 Test(fen, rejects_implausible_en_passant_squares) {
@@ -161,11 +161,11 @@ Test(fen, rejects_implausible_en_passant_squares) {
 }
 
 Test(fen, rejects_clocks_out_of_range_or_overflowing) {
-    assert_rejected("4k3/8/8/8/8/8/8/4K3 w - - -1 1", "halfmove clock '-1' is not a number");
+    assert_rejected("4k3/8/8/8/8/8/8/4K3 w - - -1 1", "halfmove clock -1 is negative");
     assert_rejected("4k3/8/8/8/8/8/8/4K3 w - - 65536 1", "halfmove clock 65536 is out of range");
     assert_rejected("4k3/8/8/8/8/8/8/4K3 w - - 99999999999999999999999999 1", "out of range");
     assert_rejected("4k3/8/8/8/8/8/8/4K3 w - - 0 0", "fullmove number 0 is out of range");
-    assert_rejected("4k3/8/8/8/8/8/8/4K3 w - - 0 abc", "fullmove number 'abc' is not a number");
+    assert_rejected("4k3/8/8/8/8/8/8/4K3 w - - 0 abc", "fullmove number 'abc' is not a whole number");
 }
 
 Test(fen, rejects_impossible_material) {
@@ -245,4 +245,10 @@ Test(fen, error_text_is_optional_and_bounded) {
     char tiny[8];
     cr_assert_not(fen_parse(&pos, "garbage", false, tiny, sizeof tiny));
     cr_assert_eq(strlen(tiny), 7);
+}
+
+Test(fen, messages_count_fields_and_clocks_in_good_english) {
+    assert_rejected("8/8/8/8/8/8/8/8", "the FEN has 1 field, not 6");
+    assert_rejected("8/8/8/8/8/8/8/8 w", "the FEN has 2 fields, not 6");
+    assert_rejected("4k3/8/8/8/8/8/8/4K3 w - - 0 -3", "fullmove number -3 is negative");
 }
