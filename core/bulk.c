@@ -105,6 +105,84 @@ static ALWAYS_INLINE Bitboard safe_squares(const BulkBoard *b, Color us, Square 
     return need & ~attacked;
 }
 
+/* ---- Null-count reuse at a leaf's grandparent ---- */
+
+/* The opponent's move count on the unchanged board (as if we passed), and the squares
+ * where a move of ours could change it. A quiet move of ours that touches none of them
+ * (neither from nor to), gives no check and leaves no e.p. square leaves the
+ * opponent's legal moves as they were, so their count is reused. What could change:
+ *  - their sliders' moves: squares they attack (blockers included);
+ *  - their pawns' moves: squares they attack and the squares they would push over;
+ *  - their checks and pins: the lines from their king up to the second man;
+ *  - their king's and castling's safety: the lines from each of those squares to the
+ *    first man, knight, king and pawn squares around them; castling's empty squares;
+ *  - a capture (every square of theirs) or a check by the moved knight or pawn. */
+typedef struct Reuse {
+    Bitboard mask;          /* from and to must both be outside */
+    Bitboard knight_checks; /* where a knight of ours would give check */
+    Bitboard pawn_checks;   /* where a pawn of ours would give check */
+    int64_t count;          /* their moves on the unchanged board; -1 until needed */
+} Reuse;
+
+static ALWAYS_INLINE void reuse_setup(Reuse *r, const BulkBoard *b, const Position *geo, Color us, bool rights) {
+    Color them = !us;
+    Bitboard theirs = b->color[them], occupied = b->color[WHITE] | b->color[BLACK];
+    Square king = bb_first(b->kings & theirs);
+    r->count = -1;
+    r->knight_checks = atk_knight(king);
+    r->pawn_checks = atk_pawn(them, king);
+    Bitboard mask = theirs;
+    Bitboard sliders = b->diagonal & theirs;
+    while (sliders)
+        mask |= atk_bishop(bb_pop(&sliders), occupied);
+    sliders = b->straight & theirs;
+    while (sliders)
+        mask |= atk_rook(bb_pop(&sliders), occupied);
+    Bitboard pawns = b->pawns & theirs;
+    mask |= bb_pawn_attacks(them, pawns) | bb_forward(them, pawns)
+          | bb_forward(them, bb_forward(them, pawns & bb_rank_relative(them, RANK_2)));
+    mask |= atk_rook(king, occupied & ~atk_rook(king, occupied))
+          | atk_bishop(king, occupied & ~atk_bishop(king, occupied));
+    Bitboard zone = atk_king(king) & ~theirs;
+    if (rights && (b->castling & castling_of(them))) {
+        if (geo->chess960) { /* the castling rook's shield: not worth the care */
+            r->mask = BB_ALL;
+            return;
+        }
+        for (int j = 0; j < 2; j++) {
+            int index = 2 * them + j;
+            if (b->castling & (1 << index)) {
+                mask |= geo->castle_empty[index];
+                if (!(occupied & geo->castle_empty[index]))
+                    zone |= geo->castle_safe[index];
+            }
+        }
+    }
+    Bitboard without_king = occupied ^ bb_square(king);
+    while (zone) {
+        Square z = bb_pop(&zone);
+        mask |= atk_bishop(z, without_king) | atk_rook(z, without_king) | atk_knight(z) | atk_king(z)
+              | atk_pawn(them, z);
+    }
+    r->mask = mask;
+}
+
+static int count_side(const BulkBoard *b, const Position *geo, Color us, bool rights, bool may_ep);
+
+/* `n` children whose opponent's count is the unchanged board's. */
+static ALWAYS_INLINE uint64_t reuse_take(Reuse *r, const BulkBoard *b, const Position *geo, Color us, bool rights,
+                                         int n) {
+    if (!n)
+        return 0;
+    if (r->count < 0) {
+        BulkBoard null = *b;
+        null.side = (uint8_t)!us;
+        null.ep = SQ_NONE;
+        r->count = count_side(&null, geo, !us, rights, false);
+    }
+    return (uint64_t)n * (uint64_t)r->count;
+}
+
 /* ---- Children: a copy of the parent with one move's squares toggled ---- */
 
 /* The part common to every move but castling and e.p.: the mover's colour, a capture
@@ -125,8 +203,7 @@ static ALWAYS_INLINE void child_begin(BulkBoard *c, const BulkBoard *b, const Po
         c->castling &= (uint8_t)~(geo->castle_spoil[from] | geo->castle_spoil[to]);
 }
 
-/* Forward declarations of the dispatchers, defined after the generator. */
-static int count_side(const BulkBoard *b, const Position *geo, Color us, bool rights, bool may_ep);
+/* Forward declaration of the dispatcher of deeper subtrees, defined after the generator. */
 static uint64_t subtree(const BulkBoard *b, const Position *geo, int depth);
 
 /* What a child is worth to its parent in `mode`: its own legal moves (REPLIES) or its
@@ -141,9 +218,14 @@ static ALWAYS_INLINE uint64_t visit(const BulkBoard *c, const Position *geo, Col
 /* The moves of a non-king piece of kind `moved` (KNIGHT, BISHOP for any diagonal
  * mover, ROOK for any straight mover) from `from` to each of `targets`. */
 static ALWAYS_INLINE uint64_t emit_piece(const BulkBoard *b, const Position *geo, Color us, bool rights, Mode mode,
-                                         int depth, PieceType moved, Square from, Bitboard targets) {
+                                         int depth, Reuse *r, PieceType moved, Square from, Bitboard targets) {
     uint64_t sum = 0;
     Bitboard from_bb = bb_square(from);
+    if (mode == MODE_REPLIES && !(from_bb & r->mask)) {
+        Bitboard same = targets & ~(r->mask | (moved == KNIGHT ? r->knight_checks : 0));
+        sum += reuse_take(r, b, geo, us, rights, bb_count(same));
+        targets ^= same;
+    }
     /* A queen moves in both of its sets. */
     Bitboard queen = moved == BISHOP ? (b->straight & from_bb ? BB_ALL : 0)
                    : moved == ROOK ? (b->diagonal & from_bb ? BB_ALL : 0) : 0;
@@ -216,7 +298,8 @@ static ALWAYS_INLINE int count_pawns(Color us, Bitboard targets, bool promote) {
 /* The moves of every man but the king, counted (COUNT) or visited, under check mask
  * `check_mask` (BB_ALL, a constant, out of check). */
 static ALWAYS_INLINE uint64_t men_moves(const BulkBoard *b, const Position *geo, Color us, bool rights, bool has_ep,
-                                        Mode mode, int depth, Square king, const Threats *t, Bitboard check_mask) {
+                                        Mode mode, int depth, Reuse *r, Square king, const Threats *t,
+                                        Bitboard check_mask) {
     Color them = !us;
     uint64_t sum = 0;
     Bitboard ours = b->color[us], theirs = b->color[them], occupied = ours | theirs;
@@ -227,33 +310,33 @@ static ALWAYS_INLINE uint64_t men_moves(const BulkBoard *b, const Position *geo,
     while (movers) {
         Square from = bb_pop(&movers);
         Bitboard to = atk_knight(from) & targets;
-        sum += mode == MODE_COUNT ? (uint64_t)bb_count(to) : emit_piece(b, geo, us, rights, mode, depth, KNIGHT, from, to);
+        sum += mode == MODE_COUNT ? (uint64_t)bb_count(to) : emit_piece(b, geo, us, rights, mode, depth, r, KNIGHT, from, to);
     }
     Bitboard diagonal = b->diagonal & ours & ~pin_s;
     movers = diagonal & ~pin_d;
     while (movers) {
         Square from = bb_pop(&movers);
         Bitboard to = atk_bishop(from, occupied) & targets;
-        sum += mode == MODE_COUNT ? (uint64_t)bb_count(to) : emit_piece(b, geo, us, rights, mode, depth, BISHOP, from, to);
+        sum += mode == MODE_COUNT ? (uint64_t)bb_count(to) : emit_piece(b, geo, us, rights, mode, depth, r, BISHOP, from, to);
     }
     movers = diagonal & pin_d;
     while (movers) {
         Square from = bb_pop(&movers);
         Bitboard to = atk_bishop(from, occupied) & targets & pin_d;
-        sum += mode == MODE_COUNT ? (uint64_t)bb_count(to) : emit_piece(b, geo, us, rights, mode, depth, BISHOP, from, to);
+        sum += mode == MODE_COUNT ? (uint64_t)bb_count(to) : emit_piece(b, geo, us, rights, mode, depth, r, BISHOP, from, to);
     }
     Bitboard straight = b->straight & ours & ~pin_d;
     movers = straight & ~pin_s;
     while (movers) {
         Square from = bb_pop(&movers);
         Bitboard to = atk_rook(from, occupied) & targets;
-        sum += mode == MODE_COUNT ? (uint64_t)bb_count(to) : emit_piece(b, geo, us, rights, mode, depth, ROOK, from, to);
+        sum += mode == MODE_COUNT ? (uint64_t)bb_count(to) : emit_piece(b, geo, us, rights, mode, depth, r, ROOK, from, to);
     }
     movers = straight & pin_s;
     while (movers) {
         Square from = bb_pop(&movers);
         Bitboard to = atk_rook(from, occupied) & targets & pin_s;
-        sum += mode == MODE_COUNT ? (uint64_t)bb_count(to) : emit_piece(b, geo, us, rights, mode, depth, ROOK, from, to);
+        sum += mode == MODE_COUNT ? (uint64_t)bb_count(to) : emit_piece(b, geo, us, rights, mode, depth, r, ROOK, from, to);
     }
 
     /* Pawns: unpinned pawns move freely; a file-pinned pawn may only push along its
@@ -271,6 +354,18 @@ static ALWAYS_INLINE uint64_t men_moves(const BulkBoard *b, const Position *geo,
             sum += (uint64_t)(bb_count(single) + bb_count(west) + bb_count(east));
         sum += (uint64_t)bb_count(twice);
     } else {
+        if (mode == MODE_REPLIES) {
+            /* Quiet pushes from and to squares outside the mask, giving no check and
+             * (for double pushes) leaving no e.p. square. */
+            Bitboard keep = ~(r->mask | r->pawn_checks);
+            Bitboard same_single = single & keep & ~bb_forward(us, r->mask) & ~bb_rank_relative(us, RANK_8);
+            Bitboard their_pawns = b->pawns & theirs;
+            Bitboard same_twice = twice & keep & ~bb_forward(us, bb_forward(us, r->mask))
+                                & ~(bb_east(their_pawns) | bb_west(their_pawns));
+            sum += reuse_take(r, b, geo, us, rights, bb_count(same_single) + bb_count(same_twice));
+            single ^= same_single;
+            twice ^= same_twice;
+        }
         sum += emit_pawns(b, geo, us, rights, mode, depth, single, forward_step(us), false);
         sum += emit_pawns(b, geo, us, rights, mode, depth, twice, 2 * forward_step(us), true);
         sum += emit_pawns(b, geo, us, rights, mode, depth, west, forward_west_step(us), false);
@@ -306,7 +401,7 @@ static ALWAYS_INLINE uint64_t men_moves(const BulkBoard *b, const Position *geo,
 
 /* King moves and castling, counted (COUNT) or visited. */
 static ALWAYS_INLINE uint64_t king_moves(const BulkBoard *b, const Position *geo, Color us, bool castles, bool rights,
-                                         Mode mode, int depth, Square king, Bitboard checkers) {
+                                         Mode mode, int depth, Reuse *r, Square king, Bitboard checkers) {
     Bitboard ours = b->color[us], occupied = b->color[WHITE] | b->color[BLACK];
     Bitboard steps = atk_king(king) & ~ours, need = steps;
     int viable = 0; /* castling right indices whose squares are empty */
@@ -327,6 +422,11 @@ static ALWAYS_INLINE uint64_t king_moves(const BulkBoard *b, const Position *geo
     if (mode == MODE_COUNT) {
         sum = (uint64_t)bb_count(steps);
     } else {
+        if (mode == MODE_REPLIES && !checkers && !(bb_square(king) & r->mask)) {
+            Bitboard same = steps & ~r->mask;
+            sum += reuse_take(r, b, geo, us, rights, bb_count(same));
+            steps ^= same;
+        }
         while (steps) {
             Square to = bb_pop(&steps);
             BulkBoard c;
@@ -372,12 +472,16 @@ static ALWAYS_INLINE uint64_t generate(const BulkBoard *b, const Position *geo, 
                                        bool has_ep, Mode mode, int depth) {
     Square king = bb_first(b->kings & b->color[us]);
     Threats t = find_threats(b, us, king);
-    uint64_t sum = king_moves(b, geo, us, castles, rights, mode, depth, king, t.checkers);
+    /* Reuse needs us out of check: else the unchanged board lets them take our king. */
+    Reuse r = {BB_ALL, 0, 0, -1};
+    if (mode == MODE_REPLIES && !t.checkers)
+        reuse_setup(&r, b, geo, us, rights);
+    uint64_t sum = king_moves(b, geo, us, castles, rights, mode, depth, &r, king, t.checkers);
     if (!t.checkers)
-        return sum + men_moves(b, geo, us, rights, has_ep, mode, depth, king, &t, BB_ALL);
+        return sum + men_moves(b, geo, us, rights, has_ep, mode, depth, &r, king, &t, BB_ALL);
     if (bb_several(t.checkers))
         return sum;
-    return sum + men_moves(b, geo, us, rights, has_ep, mode, depth, king, &t, t.check_mask);
+    return sum + men_moves(b, geo, us, rights, has_ep, mode, depth, &r, king, &t, t.check_mask);
 }
 
 /* ---- The instances and their dispatch ---- */
