@@ -11,6 +11,8 @@
  *    in single check; a pinned piece's targets masked by the union of its kind's rays
  *    stay on its own ray;
  *  - at the last ply moves are counted by popcounts of destination sets, never listed. */
+#include <stddef.h>
+
 #include "movegen.h"
 
 /* A node as the bulk counter sees it: bitboards, side, rights, e.p.; the castling
@@ -107,21 +109,40 @@ static ALWAYS_INLINE Bitboard safe_squares(const BulkBoard *b, Color us, Square 
 
 /* ---- Null-count reuse at a leaf's grandparent ---- */
 
-/* The opponent's move count on the unchanged board (as if we passed), and the squares
- * where a move of ours could change it. A quiet move of ours that touches none of them
- * (neither from nor to), gives no check and leaves no e.p. square leaves the
- * opponent's legal moves as they were, so their count is reused. What could change:
- *  - their sliders' moves: squares they attack (blockers included);
- *  - their pawns' moves: squares they attack and the squares they would push over;
- *  - their checks and pins: the lines from their king up to the second man;
- *  - their king's and castling's safety: the lines from each of those squares to the
- *    first man, knight, king and pawn squares around them; castling's empty squares;
- *  - a capture (every square of theirs) or a check by the moved knight or pawn. */
+/* The opponent's move count on the unchanged board (as if we passed), split into parts
+ * (each slider, the knights, the pawns, the king), and for each part the squares where
+ * a move of ours could change it. A quiet move of ours that gives no check, leaves no
+ * e.p. square and keeps off the lines from their king up to the second man (so their
+ * checks and pins stay as they were) changes only the parts whose squares it touches
+ * (from or to): those are recounted on the child, the rest reused; when it touches
+ * none, the whole count is reused. The parts' squares:
+ *  - a slider's: the squares it attacks (blockers included);
+ *  - the pawns': the squares they attack and the squares they would push over;
+ *  - the king's: the lines from each of its steps and castling squares to the first
+ *    man, the knight, king and pawn squares around them, castling's empty squares;
+ *  - the knights': none (their targets are every square not theirs).
+ * A capture (any square of theirs) or a check by the moved knight or pawn is counted in
+ * full. Off when we are in check (the unchanged board would let them take our king),
+ * and for Chess960 boards where they may castle (the castling rook's shield). */
+enum { REUSE_MAX_SLIDERS = 30 }; /* 15 men, each queen twice */
+
 typedef struct Reuse {
-    Bitboard mask;          /* from and to must both be outside */
+    Bitboard hard;          /* from or to here: the child is counted in full */
     Bitboard knight_checks; /* where a knight of ours would give check */
     Bitboard pawn_checks;   /* where a pawn of ours would give check */
-    int64_t count;          /* their moves on the unchanged board; -1 until needed */
+    Bitboard any;           /* hard and every part's squares: outside, nothing changes */
+    Bitboard pawn_squares;
+    Bitboard king_squares;
+    int sliders;
+    uint8_t slider_square[REUSE_MAX_SLIDERS];
+    uint8_t slider_straight[REUSE_MAX_SLIDERS]; /* the part is the queen's or rook's straight moves */
+    Bitboard slider_attacks[REUSE_MAX_SLIDERS];
+    /* Filled on first use (count >= 0): */
+    Bitboard slider_mask[REUSE_MAX_SLIDERS];    /* every square, or the pin rays it must keep to */
+    int slider_count[REUSE_MAX_SLIDERS];
+    Bitboard pin_straight, pin_diagonal;        /* their pins, as in the child */
+    int pawn_count, king_count;
+    int count;              /* their moves on the unchanged board; -1 until needed */
 } Reuse;
 
 static ALWAYS_INLINE void reuse_setup(Reuse *r, const BulkBoard *b, const Position *geo, Color us, bool rights) {
@@ -131,28 +152,38 @@ static ALWAYS_INLINE void reuse_setup(Reuse *r, const BulkBoard *b, const Positi
     r->count = -1;
     r->knight_checks = atk_knight(king);
     r->pawn_checks = atk_pawn(them, king);
-    Bitboard mask = theirs;
+    r->hard = theirs | atk_rook(king, occupied & ~atk_rook(king, occupied))
+            | atk_bishop(king, occupied & ~atk_bishop(king, occupied));
+    Bitboard any = r->hard;
+    int n = 0;
     Bitboard sliders = b->diagonal & theirs;
-    while (sliders)
-        mask |= atk_bishop(bb_pop(&sliders), occupied);
+    while (sliders) {
+        Square s = bb_pop(&sliders);
+        r->slider_square[n] = (uint8_t)s;
+        r->slider_straight[n] = 0;
+        any |= r->slider_attacks[n++] = atk_bishop(s, occupied);
+    }
     sliders = b->straight & theirs;
-    while (sliders)
-        mask |= atk_rook(bb_pop(&sliders), occupied);
+    while (sliders) {
+        Square s = bb_pop(&sliders);
+        r->slider_square[n] = (uint8_t)s;
+        r->slider_straight[n] = 1;
+        any |= r->slider_attacks[n++] = atk_rook(s, occupied);
+    }
+    r->sliders = n;
     Bitboard pawns = b->pawns & theirs;
-    mask |= bb_pawn_attacks(them, pawns) | bb_forward(them, pawns)
-          | bb_forward(them, bb_forward(them, pawns & bb_rank_relative(them, RANK_2)));
-    mask |= atk_rook(king, occupied & ~atk_rook(king, occupied))
-          | atk_bishop(king, occupied & ~atk_bishop(king, occupied));
-    Bitboard zone = atk_king(king) & ~theirs;
+    r->pawn_squares = bb_pawn_attacks(them, pawns) | bb_forward(them, pawns)
+                    | bb_forward(them, bb_forward(them, pawns & bb_rank_relative(them, RANK_2)));
+    Bitboard zone = atk_king(king) & ~theirs, squares = 0;
     if (rights && (b->castling & castling_of(them))) {
-        if (geo->chess960) { /* the castling rook's shield: not worth the care */
-            r->mask = BB_ALL;
+        if (geo->chess960) {
+            r->hard = r->any = BB_ALL;
             return;
         }
         for (int j = 0; j < 2; j++) {
             int index = 2 * them + j;
             if (b->castling & (1 << index)) {
-                mask |= geo->castle_empty[index];
+                squares |= geo->castle_empty[index];
                 if (!(occupied & geo->castle_empty[index]))
                     zone |= geo->castle_safe[index];
             }
@@ -161,26 +192,124 @@ static ALWAYS_INLINE void reuse_setup(Reuse *r, const BulkBoard *b, const Positi
     Bitboard without_king = occupied ^ bb_square(king);
     while (zone) {
         Square z = bb_pop(&zone);
-        mask |= atk_bishop(z, without_king) | atk_rook(z, without_king) | atk_knight(z) | atk_king(z)
-              | atk_pawn(them, z);
+        squares |= atk_bishop(z, without_king) | atk_rook(z, without_king) | atk_knight(z) | atk_king(z)
+                 | atk_pawn(them, z);
     }
-    r->mask = mask;
+    r->king_squares = squares;
+    r->any = any | r->pawn_squares | squares;
 }
 
 static int count_side(const BulkBoard *b, const Position *geo, Color us, bool rights, bool may_ep);
+static ALWAYS_INLINE Threats find_threats(const BulkBoard *b, Color us, Square king);
+static int king_count(const BulkBoard *b, const Position *geo, Color us, bool rights);
+
+/* The pawn moves of side `us`, counted: promotions four times. */
+static ALWAYS_INLINE int pawn_count(Color us, Bitboard pawns, Bitboard occupied, Bitboard enemies, Bitboard pin_s,
+                                    Bitboard pin_d, Bitboard check_mask) {
+    Bitboard free = pawns & ~(pin_s | pin_d), empty = ~occupied;
+    Bitboard single = (bb_forward(us, free) | (bb_forward(us, pawns & pin_s) & pin_s)) & empty;
+    Bitboard twice = bb_forward(us, single & bb_rank_relative(us, RANK_3)) & empty & check_mask;
+    single &= check_mask;
+    Bitboard west = (bb_forward_west(us, free) | (bb_forward_west(us, pawns & pin_d) & pin_d)) & enemies & check_mask;
+    Bitboard east = (bb_forward_east(us, free) | (bb_forward_east(us, pawns & pin_d) & pin_d)) & enemies & check_mask;
+    int count = bb_count(single) + bb_count(west) + bb_count(east) + bb_count(twice);
+    if (pawns & bb_rank_relative(us, RANK_7)) {
+        Bitboard last = bb_rank_relative(us, RANK_8);
+        count += 3 * (bb_count(single & last) + bb_count(west & last) + bb_count(east & last));
+    }
+    return count;
+}
+
+/* Splits their count on the unchanged board into its parts (first use only). */
+static NOINLINE void reuse_fill(Reuse *r, const BulkBoard *b, const Position *geo, Color us, bool rights) {
+    Color them = !us;
+    BulkBoard null = *b;
+    null.side = (uint8_t)them;
+    null.ep = SQ_NONE;
+    Bitboard theirs = b->color[them], occupied = b->color[WHITE] | b->color[BLACK];
+    Threats t = find_threats(&null, them, bb_first(b->kings & theirs));
+    Bitboard pin_s = t.pin_straight, pin_d = t.pin_diagonal;
+    r->pin_straight = pin_s;
+    r->pin_diagonal = pin_d;
+    int count = 0;
+    for (int i = 0; i < r->sliders; i++) {
+        Bitboard from = bb_square(r->slider_square[i]);
+        Bitboard own = r->slider_straight[i] ? pin_s : pin_d, other = r->slider_straight[i] ? pin_d : pin_s;
+        r->slider_mask[i] = from & other ? 0 : from & own ? own : BB_ALL;
+        count += r->slider_count[i] = bb_count(r->slider_attacks[i] & ~theirs & r->slider_mask[i]);
+    }
+    Bitboard knights = b->knights & theirs & ~(pin_s | pin_d);
+    while (knights)
+        count += bb_count(atk_knight(bb_pop(&knights)) & ~theirs);
+    r->pawn_count = pawn_count(them, b->pawns & theirs, occupied, b->color[us], pin_s, pin_d, BB_ALL);
+    r->king_count = king_count(&null, geo, them, rights);
+    r->count = count + r->pawn_count + r->king_count;
+}
 
 /* `n` children whose opponent's count is the unchanged board's. */
 static ALWAYS_INLINE uint64_t reuse_take(Reuse *r, const BulkBoard *b, const Position *geo, Color us, bool rights,
                                          int n) {
     if (!n)
         return 0;
-    if (r->count < 0) {
-        BulkBoard null = *b;
-        null.side = (uint8_t)!us;
-        null.ep = SQ_NONE;
-        r->count = count_side(&null, geo, !us, rights, false);
-    }
+    if (r->count < 0)
+        reuse_fill(r, b, geo, us, rights);
     return (uint64_t)n * (uint64_t)r->count;
+}
+
+/* Their count after our quiet move from `from` to `to`, outside r->hard: the parts the
+ * move touches recounted on the child, the others reused. */
+static NOINLINE int reuse_partial(Reuse *r, const BulkBoard *b, const Position *geo, Color us, bool rights,
+                                  Square from, Square to) {
+    if (r->count < 0)
+        reuse_fill(r, b, geo, us, rights);
+    Color them = !us;
+    Bitboard from_bb = bb_square(from), from_to = from_bb | bb_square(to);
+    Bitboard theirs = b->color[them], occupied = (b->color[WHITE] | b->color[BLACK]) ^ from_to;
+    int count = r->count;
+    for (int i = 0; i < r->sliders; i++) {
+        if (!(r->slider_attacks[i] & from_to))
+            continue;
+        Square s = r->slider_square[i];
+        Bitboard attacks = r->slider_straight[i] ? atk_rook(s, occupied) : atk_bishop(s, occupied);
+        count += bb_count(attacks & ~theirs & r->slider_mask[i]) - r->slider_count[i];
+    }
+    if (from_to & r->pawn_squares)
+        count += pawn_count(them, b->pawns & theirs, occupied, b->color[us] ^ from_to, r->pin_straight,
+                            r->pin_diagonal, BB_ALL) - r->pawn_count;
+    if (from_to & r->king_squares) {
+        BulkBoard c = *b;
+        c.color[us] ^= from_to;
+        c.pawns ^= c.pawns & from_bb ? from_to : 0;
+        c.knights ^= c.knights & from_bb ? from_to : 0;
+        c.diagonal ^= c.diagonal & from_bb ? from_to : 0;
+        c.straight ^= c.straight & from_bb ? from_to : 0;
+        c.kings ^= c.kings & from_bb ? from_to : 0;
+        c.side = (uint8_t)them;
+        c.ep = SQ_NONE;
+        count += king_count(&c, geo, them, rights) - r->king_count;
+    }
+    return count;
+}
+
+/* The children of one man's quiet moves to `targets` that reuse can count: those wholly
+ * outside every part's squares in bulk, those outside r->hard one by one. Returns what
+ * they add; removes them from *targets. `checks`: squares where the man would check. */
+static ALWAYS_INLINE uint64_t reuse_moves(Reuse *r, const BulkBoard *b, const Position *geo, Color us, bool rights,
+                                          Square from, Bitboard *targets, Bitboard checks) {
+    Bitboard from_bb = bb_square(from);
+    if (from_bb & r->hard)
+        return 0;
+    uint64_t sum = 0;
+    if (!(from_bb & r->any)) {
+        Bitboard same = *targets & ~(r->any | checks);
+        sum += reuse_take(r, b, geo, us, rights, bb_count(same));
+        *targets ^= same;
+    }
+    Bitboard soft = *targets & ~(r->hard | checks);
+    *targets ^= soft;
+    while (soft)
+        sum += (uint64_t)reuse_partial(r, b, geo, us, rights, from, bb_pop(&soft));
+    return sum;
 }
 
 /* ---- Children: a copy of the parent with one move's squares toggled ---- */
@@ -221,11 +350,8 @@ static ALWAYS_INLINE uint64_t emit_piece(const BulkBoard *b, const Position *geo
                                          int depth, Reuse *r, PieceType moved, Square from, Bitboard targets) {
     uint64_t sum = 0;
     Bitboard from_bb = bb_square(from);
-    if (mode == MODE_REPLIES && !(from_bb & r->mask)) {
-        Bitboard same = targets & ~(r->mask | (moved == KNIGHT ? r->knight_checks : 0));
-        sum += reuse_take(r, b, geo, us, rights, bb_count(same));
-        targets ^= same;
-    }
+    if (mode == MODE_REPLIES)
+        sum += reuse_moves(r, b, geo, us, rights, from, &targets, moved == KNIGHT ? r->knight_checks : 0);
     /* A queen moves in both of its sets. */
     Bitboard queen = moved == BISHOP ? (b->straight & from_bb ? BB_ALL : 0)
                    : moved == ROOK ? (b->diagonal & from_bb ? BB_ALL : 0) : 0;
@@ -354,17 +480,25 @@ static ALWAYS_INLINE uint64_t men_moves(const BulkBoard *b, const Position *geo,
             sum += (uint64_t)(bb_count(single) + bb_count(west) + bb_count(east));
         sum += (uint64_t)bb_count(twice);
     } else {
-        if (mode == MODE_REPLIES) {
-            /* Quiet pushes from and to squares outside the mask, giving no check and
-             * (for double pushes) leaving no e.p. square. */
-            Bitboard keep = ~(r->mask | r->pawn_checks);
-            Bitboard same_single = single & keep & ~bb_forward(us, r->mask) & ~bb_rank_relative(us, RANK_8);
+        if (mode == MODE_REPLIES && r->hard != BB_ALL) {
+            /* Quiet pushes, giving no check and (double pushes) leaving no e.p. square. */
             Bitboard their_pawns = b->pawns & theirs;
-            Bitboard same_twice = twice & keep & ~bb_forward(us, bb_forward(us, r->mask))
-                                & ~(bb_east(their_pawns) | bb_west(their_pawns));
-            sum += reuse_take(r, b, geo, us, rights, bb_count(same_single) + bb_count(same_twice));
-            single ^= same_single;
-            twice ^= same_twice;
+            Bitboard quiet_single = single & ~r->pawn_checks & ~bb_rank_relative(us, RANK_8);
+            Bitboard quiet_twice = twice & ~r->pawn_checks & ~(bb_east(their_pawns) | bb_west(their_pawns));
+            single ^= quiet_single;
+            twice ^= quiet_twice;
+            while (quiet_single) {
+                Square to = bb_pop(&quiet_single);
+                Bitboard one = bb_square(to);
+                sum += reuse_moves(r, b, geo, us, rights, to - forward_step(us), &one, 0);
+                single |= one;
+            }
+            while (quiet_twice) {
+                Square to = bb_pop(&quiet_twice);
+                Bitboard one = bb_square(to);
+                sum += reuse_moves(r, b, geo, us, rights, to - 2 * forward_step(us), &one, 0);
+                twice |= one;
+            }
         }
         sum += emit_pawns(b, geo, us, rights, mode, depth, single, forward_step(us), false);
         sum += emit_pawns(b, geo, us, rights, mode, depth, twice, 2 * forward_step(us), true);
@@ -422,11 +556,8 @@ static ALWAYS_INLINE uint64_t king_moves(const BulkBoard *b, const Position *geo
     if (mode == MODE_COUNT) {
         sum = (uint64_t)bb_count(steps);
     } else {
-        if (mode == MODE_REPLIES && !checkers && !(bb_square(king) & r->mask)) {
-            Bitboard same = steps & ~r->mask;
-            sum += reuse_take(r, b, geo, us, rights, bb_count(same));
-            steps ^= same;
-        }
+        if (mode == MODE_REPLIES && !checkers)
+            sum += reuse_moves(r, b, geo, us, rights, king, &steps, 0);
         while (steps) {
             Square to = bb_pop(&steps);
             BulkBoard c;
@@ -473,7 +604,8 @@ static ALWAYS_INLINE uint64_t generate(const BulkBoard *b, const Position *geo, 
     Square king = bb_first(b->kings & b->color[us]);
     Threats t = find_threats(b, us, king);
     /* Reuse needs us out of check: else the unchanged board lets them take our king. */
-    Reuse r = {BB_ALL, 0, 0, -1};
+    Reuse r;
+    r.hard = r.any = BB_ALL;
     if (mode == MODE_REPLIES && !t.checkers)
         reuse_setup(&r, b, geo, us, rights);
     uint64_t sum = king_moves(b, geo, us, castles, rights, mode, depth, &r, king, t.checkers);
@@ -499,6 +631,18 @@ COUNT_INSTANCE(count_b, BLACK, false, false)
 COUNT_INSTANCE(count_b_c, BLACK, true, false)
 COUNT_INSTANCE(count_b_e, BLACK, false, true)
 COUNT_INSTANCE(count_b_ce, BLACK, true, true)
+
+/* King steps and castling of side `us` (not in check), counted. */
+static NOINLINE int king_count_w(const BulkBoard *b, const Position *geo, bool castles) {
+    return (int)king_moves(b, geo, WHITE, castles, castles, MODE_COUNT, 1, NULL, bb_first(b->kings & b->color[WHITE]), 0);
+}
+static NOINLINE int king_count_b(const BulkBoard *b, const Position *geo, bool castles) {
+    return (int)king_moves(b, geo, BLACK, castles, castles, MODE_COUNT, 1, NULL, bb_first(b->kings & b->color[BLACK]), 0);
+}
+static int king_count(const BulkBoard *b, const Position *geo, Color us, bool rights) {
+    bool castles = rights && (b->castling & castling_of(us));
+    return us == WHITE ? king_count_w(b, geo, castles) : king_count_b(b, geo, castles);
+}
 
 /* The legal moves of side `us` on `b`; `rights` false and `may_ep` false promise that
  * the board has no castling rights and no e.p. square. */
