@@ -119,11 +119,11 @@ static ALWAYS_INLINE Bitboard safe_squares(const BulkBoard *b, Color us, Square 
  *  - a slider's: the squares it attacks (blockers included);
  *  - the pawns': the squares they attack and the squares they would push over;
  *  - the king's: the lines from each of its steps and castling squares to the first
- *    man, the knight, king and pawn squares around them, castling's empty squares;
+ *    man, the knight, king and pawn squares around them, castling's empty squares
+ *    and (Chess960) the line on which the castling rook shields the king's destination;
  *  - the knights': none (their targets are every square not theirs).
  * A capture (any square of theirs) or a check by the moved knight or pawn is counted in
- * full. Off when we are in check (the unchanged board would let them take our king),
- * and for Chess960 boards where they may castle (the castling rook's shield). */
+ * full. Off when we are in check (the unchanged board would let them take our king). */
 enum { REUSE_MAX_SLIDERS = 30 }; /* 15 men, each queen twice */
 
 typedef struct Reuse {
@@ -176,16 +176,16 @@ static ALWAYS_INLINE void reuse_setup(Reuse *r, const BulkBoard *b, const Positi
                     | bb_forward(them, bb_forward(them, pawns & bb_rank_relative(them, RANK_2)));
     Bitboard zone = atk_king(king) & ~theirs, squares = 0;
     if (rights && (b->castling & castling_of(them))) {
-        if (geo->chess960) {
-            r->hard = r->any = BB_ALL;
-            return;
-        }
         for (int j = 0; j < 2; j++) {
             int index = 2 * them + j;
             if (b->castling & (1 << index)) {
                 squares |= geo->castle_empty[index];
                 if (!(occupied & geo->castle_empty[index]))
                     zone |= geo->castle_safe[index];
+                /* Chess960: the line along which the castling rook shields its king's
+                 * destination. */
+                if (geo->chess960)
+                    squares |= atk_rook(castle_king_to(index), occupied ^ bb_square(geo->castle_rook[index]));
             }
         }
     }
