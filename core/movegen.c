@@ -1,5 +1,6 @@
-/* movegen.c — one generic generator, specialised at compile time by colour and by
- * mode (list the moves, or only count them). Invariants it relies on:
+/* movegen.c — the listing generator, one generic body specialised at compile time by
+ * colour and by the classes of moves asked (counting lives in bulk.c). Invariants it
+ * relies on:
  *  - check_mask is every square when not in check, the checker and the squares
  *    between it and the king in single check, and empty in double check;
  *  - pin_hv / pin_diag hold, for every pinned piece, the ray from the king to its
@@ -19,9 +20,8 @@ typedef struct Threats {
     Bitboard pin_diag;
 } Threats;
 
-/* What generation reads of a node: the position's own fields, or a child's bitboards
- * built from them without making the move. The castling geometry always comes from
- * the position, as it does not change during a game. */
+/* What generation reads of a node: the position's own fields. The castling geometry
+ * comes from the position too, as it does not change during a game. */
 typedef struct Node {
     const Bitboard *by_type;
     const Bitboard *by_color;
@@ -76,121 +76,39 @@ static ALWAYS_INLINE bool attacked_by(const Node *pos, Color them, Square s, Bit
         || (atk_rook(s, occupied) & (pos->by_type[ROOK] | pos->by_type[QUEEN]) & theirs);
 }
 
-/* Where generated moves go. Counting needs no moves at all (popcounts suffice);
- * listing writes them; REPLIES adds up, for every legal move, the legal replies to it
- * (perft 2 in one pass: no list, and the moving piece's type is known statically). */
-typedef enum { GEN_COUNT, GEN_LIST, GEN_REPLIES } GenMode;
-
 /* Classes of moves, disjoint: captures (promotions excepted, e.p. included), promotions
  * (capturing or not), quiet moves (everything else, castling included). */
 enum { GEN_CAPTURES = 1, GEN_PROMOTIONS = 2, GEN_QUIETS = 4, GEN_ALL = 7 };
 
-typedef struct Sink {
-    Move *out;              /* GEN_LIST */
-    const Position *parent; /* GEN_REPLIES */
-    uint64_t replies;       /* GEN_REPLIES */
-} Sink;
-
-static ALWAYS_INLINE int generate(const Node *pos, const Position *geometry, Color us, GenMode mode, int classes,
-                                  Sink *sink);
-
-/* Counting a node, compiled once per colour. Kept out of line: it is what a REPLIES
- * generation calls for every move, and inlining it there would be recursive. */
-static __attribute__((noinline)) int count_white(const Node *pos, const Position *geometry) {
-    return generate(pos, geometry, WHITE, GEN_COUNT, GEN_ALL, NULL);
-}
-static __attribute__((noinline)) int count_black(const Node *pos, const Position *geometry) {
-    return generate(pos, geometry, BLACK, GEN_COUNT, GEN_ALL, NULL);
+/* One move written to the list. */
+static ALWAYS_INLINE void emit(Move **out, Square from, Square to, int kind, PieceType promotion) {
+    *(*out)++ = kind == MOVE_PROMOTION ? move_make_promotion(from, to, promotion) : move_make_kind(from, to, kind);
 }
 
-/* The legal replies to a move of a `moved` from `from` to `to`, counted on the child's
- * bitboards built from the parent's: the move itself is never made. */
-static ALWAYS_INLINE int count_child(const Position *parent, Color us, PieceType moved, Square from, Square to,
-                                     int kind, PieceType promotion) {
-    Color them = !us;
-    Bitboard by_type[KING + 1], by_color[COLOR_NB];
-    for (int i = 0; i <= KING; i++)
-        by_type[i] = parent->by_type[i];
-    by_color[WHITE] = parent->by_color[WHITE];
-    by_color[BLACK] = parent->by_color[BLACK];
-    Square ep = SQ_NONE;
-    Bitboard from_to = bb_square(from) | bb_square(to);
-    if (kind == MOVE_CASTLING) {
-        int index = 2 * us + (to < from);
-        Bitboard king = bb_square(from) ^ bb_square(castle_king_to(index));
-        Bitboard rook = bb_square(to) ^ bb_square(castle_rook_to(index));
-        by_type[KING] ^= king;
-        by_type[ROOK] ^= rook;
-        by_color[us] ^= king ^ rook;
-        by_type[0] ^= king ^ rook;
-    } else {
-        Square victim = kind == MOVE_EN_PASSANT ? to - forward_step(us) : to;
-        Piece captured = parent->board[victim];
-        if (captured != NO_PIECE) {
-            by_type[piece_type(captured)] ^= bb_square(victim);
-            by_color[them] ^= bb_square(victim);
-            by_type[0] ^= bb_square(victim);
-        }
-        by_type[0] ^= from_to;
-        by_type[moved] ^= from_to;
-        by_color[us] ^= from_to;
-        if (kind == MOVE_PROMOTION) {
-            by_type[PAWN] ^= bb_square(to);
-            by_type[promotion] ^= bb_square(to);
-        } else if (moved == PAWN && (from ^ to) == 16) {
-            Square passed = (from + to) / 2;
-            if (atk_pawn(us, passed) & by_type[PAWN] & by_color[them])
-                ep = passed;
-        }
-    }
-    Node child = {by_type, by_color, ep, parent->castling & ~(parent->castle_spoil[from] | parent->castle_spoil[to])};
-    return them == WHITE ? count_white(&child, parent) : count_black(&child, parent);
-}
-
-/* One move into the sink (GEN_LIST and GEN_REPLIES). */
-static ALWAYS_INLINE void emit(GenMode mode, Sink *sink, Color us, PieceType moved, Square from, Square to, int kind,
-                               PieceType promotion) {
-    if (mode == GEN_LIST)
-        *sink->out++ = kind == MOVE_PROMOTION ? move_make_promotion(from, to, promotion)
-                                              : move_make_kind(from, to, kind);
-    else
-        sink->replies += (uint64_t)count_child(sink->parent, us, moved, from, to, kind, promotion);
-}
-
-/* Adds the moves of the `moved` on `from` to every square of `targets`. */
-static ALWAYS_INLINE int emit_piece(GenMode mode, Sink *sink, Color us, PieceType moved, Square from,
-                                    Bitboard targets) {
-    if (mode == GEN_COUNT)
-        return bb_count(targets);
+/* Adds the moves of the man on `from` to every square of `targets`. */
+static ALWAYS_INLINE void emit_piece(Move **out, Square from, Bitboard targets) {
     while (targets)
-        emit(mode, sink, us, moved, from, bb_pop(&targets), MOVE_NORMAL, 0);
-    return 0;
+        emit(out, from, bb_pop(&targets), MOVE_NORMAL, 0);
 }
 
 /* Adds the pawn moves landing on `targets`, each made by the step `step`; moves that
  * reach the last rank become four promotions. */
-static ALWAYS_INLINE int emit_pawns(GenMode mode, Sink *sink, Color us, Bitboard targets, int step,
-                                    Bitboard last_rank) {
-    if (mode == GEN_COUNT)
-        return bb_count(targets) + 3 * bb_count(targets & last_rank);
+static ALWAYS_INLINE void emit_pawns(Move **out, Bitboard targets, int step, Bitboard last_rank) {
     Bitboard promotions = targets & last_rank;
     targets &= ~last_rank;
     while (targets) {
         Square to = bb_pop(&targets);
-        emit(mode, sink, us, PAWN, to - step, to, MOVE_NORMAL, 0);
+        emit(out, to - step, to, MOVE_NORMAL, 0);
     }
     while (promotions) {
         Square to = bb_pop(&promotions);
         for (PieceType pt = QUEEN; pt >= KNIGHT; pt--)
-            emit(mode, sink, us, PAWN, to - step, to, MOVE_PROMOTION, pt);
+            emit(out, to - step, to, MOVE_PROMOTION, pt);
     }
-    return 0;
 }
 
-static ALWAYS_INLINE int generate(const Node *pos, const Position *geometry, Color us, GenMode mode, int classes,
-                                  Sink *sink) {
+static ALWAYS_INLINE void generate(const Node *pos, const Position *geometry, Color us, int classes, Move **out) {
     Color them = !us;
-    int count = 0;
     Bitboard occupied = pos->by_type[0], ours = pos->by_color[us], theirs = pos->by_color[them];
     Square king = bb_first(pos->by_type[KING] & ours);
     Threats t = find_threats(pos, us, king);
@@ -203,15 +121,11 @@ static ALWAYS_INLINE int generate(const Node *pos, const Position *geometry, Col
     Bitboard without_king = occupied ^ bb_square(king);
     while (king_targets) {
         Square to = bb_pop(&king_targets);
-        if (!attacked_by(pos, them, to, without_king)) {
-            if (mode == GEN_COUNT)
-                count++;
-            else
-                emit(mode, sink, us, KING, king, to, MOVE_NORMAL, 0);
-        }
+        if (!attacked_by(pos, them, to, without_king))
+            emit(out, king, to, MOVE_NORMAL, 0);
     }
     if (bb_several(t.checkers))
-        return count;
+        return;
 
     Bitboard targets = class_targets & t.check_mask;
     Bitboard pinned = t.pin_hv | t.pin_diag;
@@ -219,7 +133,7 @@ static ALWAYS_INLINE int generate(const Node *pos, const Position *geometry, Col
     Bitboard movers = pos->by_type[KNIGHT] & ours & ~pinned;
     while (movers) {
         Square from = bb_pop(&movers);
-        count += emit_piece(mode, sink, us, KNIGHT, from, atk_knight(from) & targets);
+        emit_piece(out, from, atk_knight(from) & targets);
     }
 
     /* Bishops and queens along diagonals, rooks and queens along lines; a pinned
@@ -228,28 +142,24 @@ static ALWAYS_INLINE int generate(const Node *pos, const Position *geometry, Col
     movers = diagonal & ~t.pin_diag;
     while (movers) {
         Square from = bb_pop(&movers);
-        PieceType pt = mode == GEN_COUNT ? BISHOP : bb_has(pos->by_type[QUEEN], from) ? QUEEN : BISHOP;
-        count += emit_piece(mode, sink, us, pt, from, atk_bishop(from, occupied) & targets);
+        emit_piece(out, from, atk_bishop(from, occupied) & targets);
     }
     movers = diagonal & t.pin_diag;
     while (movers) {
         Square from = bb_pop(&movers);
-        PieceType pt = mode == GEN_COUNT ? BISHOP : bb_has(pos->by_type[QUEEN], from) ? QUEEN : BISHOP;
-        count += emit_piece(mode, sink, us, pt, from, atk_bishop(from, occupied) & targets & t.pin_diag);
+        emit_piece(out, from, atk_bishop(from, occupied) & targets & t.pin_diag);
     }
 
     Bitboard straight = (pos->by_type[ROOK] | pos->by_type[QUEEN]) & ours & ~t.pin_diag;
     movers = straight & ~t.pin_hv;
     while (movers) {
         Square from = bb_pop(&movers);
-        PieceType pt = mode == GEN_COUNT ? ROOK : bb_has(pos->by_type[QUEEN], from) ? QUEEN : ROOK;
-        count += emit_piece(mode, sink, us, pt, from, atk_rook(from, occupied) & targets);
+        emit_piece(out, from, atk_rook(from, occupied) & targets);
     }
     movers = straight & t.pin_hv;
     while (movers) {
         Square from = bb_pop(&movers);
-        PieceType pt = mode == GEN_COUNT ? ROOK : bb_has(pos->by_type[QUEEN], from) ? QUEEN : ROOK;
-        count += emit_piece(mode, sink, us, pt, from, atk_rook(from, occupied) & targets & t.pin_hv);
+        emit_piece(out, from, atk_rook(from, occupied) & targets & t.pin_hv);
     }
 
     /* Pawns: unpinned pawns move freely; a file-pinned pawn may only push along its
@@ -273,10 +183,10 @@ static ALWAYS_INLINE int generate(const Node *pos, const Position *geometry, Col
         west &= takes;
         east &= takes;
     }
-    count += emit_pawns(mode, sink, us, single, forward_step(us), last_rank);
-    count += emit_pawns(mode, sink, us, twice, 2 * forward_step(us), 0);
-    count += emit_pawns(mode, sink, us, west, forward_west_step(us), last_rank);
-    count += emit_pawns(mode, sink, us, east, forward_east_step(us), last_rank);
+    emit_pawns(out, single, forward_step(us), last_rank);
+    emit_pawns(out, twice, 2 * forward_step(us), 0);
+    emit_pawns(out, west, forward_west_step(us), last_rank);
+    emit_pawns(out, east, forward_east_step(us), last_rank);
 
     /* En passant removes two men from one line at once: test it on the board after. */
     if ((classes & GEN_CAPTURES) && pos->ep_square != SQ_NONE) {
@@ -290,10 +200,7 @@ static ALWAYS_INLINE int generate(const Node *pos, const Position *geometry, Col
             Bitboard after = occupied ^ bb_square(from) ^ bb_square(ep) ^ bb_square(victim);
             if (leaper_checks || (atk_rook(king, after) & their_hv) || (atk_bishop(king, after) & their_diag))
                 continue;
-            if (mode == GEN_COUNT)
-                count++;
-            else
-                emit(mode, sink, us, PAWN, from, ep, MOVE_EN_PASSANT, 0);
+            emit(out, from, ep, MOVE_EN_PASSANT, 0);
         }
     }
 
@@ -314,13 +221,9 @@ static ALWAYS_INLINE int generate(const Node *pos, const Position *geometry, Col
             if (!safe || (geometry->chess960 && (atk_rook(castle_king_to(index), occupied ^ bb_square(rook))
                                                  & (pos->by_type[ROOK] | pos->by_type[QUEEN]) & theirs)))
                 continue;
-            if (mode == GEN_COUNT)
-                count++;
-            else
-                emit(mode, sink, us, KING, king, rook, MOVE_CASTLING, 0);
+            emit(out, king, rook, MOVE_CASTLING, 0);
         }
     }
-    return count;
 }
 
 static ALWAYS_INLINE Node node_of(const Position *pos) {
@@ -330,41 +233,18 @@ static ALWAYS_INLINE Node node_of(const Position *pos) {
 
 static ALWAYS_INLINE int list_moves(const Position *pos, MoveList *list, int classes) {
     Node node = node_of(pos);
-    Sink sink = {list->moves, NULL, 0};
+    Move *out = list->moves;
     if (pos->side == WHITE)
-        generate(&node, pos, WHITE, GEN_LIST, classes, &sink);
+        generate(&node, pos, WHITE, classes, &out);
     else
-        generate(&node, pos, BLACK, GEN_LIST, classes, &sink);
-    return list->count = (int)(sink.out - list->moves);
+        generate(&node, pos, BLACK, classes, &out);
+    return list->count = (int)(out - list->moves);
 }
 
 int gen_legal(const Position *pos, MoveList *list) { return list_moves(pos, list, GEN_ALL); }
 int gen_captures(const Position *pos, MoveList *list) { return list_moves(pos, list, GEN_CAPTURES); }
 int gen_promotions(const Position *pos, MoveList *list) { return list_moves(pos, list, GEN_PROMOTIONS); }
 int gen_quiets(const Position *pos, MoveList *list) { return list_moves(pos, list, GEN_QUIETS); }
-
-int gen_count_legal(const Position *pos) {
-    Node node = node_of(pos);
-    return pos->side == WHITE ? count_white(&node, pos) : count_black(&node, pos);
-}
-
-int gen_count_after(const Position *pos, Move m) {
-    Square from = move_from(m), to = move_to(m);
-    int kind = move_kind(m);
-    PieceType moved = piece_type(pos->board[from]), promotion = kind == MOVE_PROMOTION ? move_promotion(m) : 0;
-    return pos->side == WHITE ? count_child(pos, WHITE, moved, from, to, kind, promotion)
-                              : count_child(pos, BLACK, moved, from, to, kind, promotion);
-}
-
-uint64_t gen_count_replies(const Position *pos) {
-    Node node = node_of(pos);
-    Sink sink = {NULL, pos, 0};
-    if (pos->side == WHITE)
-        generate(&node, pos, WHITE, GEN_REPLIES, GEN_ALL, &sink);
-    else
-        generate(&node, pos, BLACK, GEN_REPLIES, GEN_ALL, &sink);
-    return sink.replies;
-}
 
 /* What the side to move needs to tell quickly whether a move gives check. */
 typedef struct CheckInfo {

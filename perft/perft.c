@@ -16,6 +16,11 @@ static inline void publish(PerftSearch *s, Count nodes) {
                               memory_order_relaxed);
 }
 
+/* Remaining depth at which a subtree with no table below it goes whole to the
+ * generator's bulk counter (no move made, no key kept): below the stop poll depth, so
+ * stopping stays as prompt as before. */
+enum { BULK_DEPTH = 3 };
+
 static Count search(PerftSearch *s, Position *pos, int depth) {
     const Table *table = table_for(s->tables, depth);
     uint64_t stored;
@@ -31,6 +36,8 @@ static Count search(PerftSearch *s, Position *pos, int depth) {
     Count nodes = 0;
     if (depth == 2) {
         nodes = gen_count_replies(pos);
+    } else if (depth == BULK_DEPTH && !table_for(s->tables, depth - 1)) {
+        nodes = gen_count_perft(pos, depth);
     } else {
         if (depth >= STOP_POLL_DEPTH && s->stop && atomic_load_explicit(s->stop, memory_order_relaxed)) {
             s->stopped = true;
@@ -50,9 +57,9 @@ static Count search(PerftSearch *s, Position *pos, int depth) {
         }
         if (s->stopped)
             return 0;
-        if (depth == PERFT_PUBLISH_DEPTH)
-            publish(s, nodes);
     }
+    if (depth == PERFT_PUBLISH_DEPTH)
+        publish(s, nodes);
     if (table && nodes <= UINT64_MAX)
         table_store(table, pos->key, (uint64_t)nodes, &s->counters[depth]);
     return nodes;

@@ -2,6 +2,9 @@
  * the right answer is known by hand, and the agreement of its three entry points. */
 #include "support.h"
 
+#include "epd.h"
+#include "suite.h"
+
 TestSuite(movegen, .init = core_setup);
 
 static bool has_move(const Position *pos, const char *uci) {
@@ -272,4 +275,53 @@ Test(movegen, checks_include_discoveries_promotions_en_passant_and_castling) {
     /* Castling with the rook giving check. */
     pos = position_of("5k2/8/8/8/8/8/8/4K2R w K - 0 1", false);
     cr_assert(gen_gives_check(&pos, move_parse_uci(&pos, "e1g1")));
+}
+
+/* The counts of every position of a suite (and of its colour-reversed twin, which
+ * runs the other colour's instances) by the bulk counter, up to `max_nodes` each. */
+static void bulk_counts_match_suite(const char *name, bool chess960, unsigned long long max_nodes) {
+    char path[1024], error[EPD_ERROR_SIZE + 64];
+    SuiteReader reader;
+    cr_assert(suite_open(&reader, suite_path(name, path, sizeof path), error, sizeof error), "%s", error);
+    EpdRecord record;
+    int line, checked = 0;
+    SuiteItem item;
+    while ((item = suite_next(&reader, &record, &line, error, sizeof error)) != SUITE_END) {
+        cr_assert_eq(item, SUITE_RECORD, "%s: %s", name, error);
+        Position pos = position_of(record.fen, chess960), twin;
+        pos_mirror(&pos, &twin);
+        for (int i = 0; i < record.expectation_count; i++) {
+            if (record.expect[i].nodes > max_nodes)
+                continue;
+            int depth = record.expect[i].depth;
+            uint64_t expected = (uint64_t)record.expect[i].nodes;
+            cr_assert_eq(gen_count_perft(&pos, depth), expected, "%s:%d depth %d", name, line, depth);
+            cr_assert_eq(gen_count_perft(&twin, depth), expected, "%s:%d mirrored, depth %d", name, line, depth);
+            checked++;
+        }
+    }
+    suite_close(&reader);
+    cr_assert_gt(checked, 0, "%s: no count checked", name);
+}
+
+Test(movegen, bulk_perft_matches_the_suites_in_both_colours, .timeout = 600) {
+    bulk_counts_match_suite("cpw_perft_results.epd", false, 20000000);
+    bulk_counts_match_suite("roce_perftsuite.epd", false, 2000000);
+    bulk_counts_match_suite("ethereal_standard.epd", false, 2000000);
+    bulk_counts_match_suite("peterellisjones_gist.epd", false, 2000000);
+    bulk_counts_match_suite("pychess_tricky.epd", false, 2000000);
+    bulk_counts_match_suite("kervinck_perft_random.epd", false, 200000);
+    bulk_counts_match_suite("ethereal_fischer960.epd", true, 2000000);
+    bulk_counts_match_suite("pychess_tricky_960.epd", true, 2000000);
+}
+
+Test(movegen, bulk_perft_is_one_at_depth_zero_and_the_count_at_depth_one) {
+    Position pos = position_of(FEN_STARTPOS, false);
+    cr_assert_eq(gen_count_perft(&pos, 0), 1);
+    cr_assert_eq(gen_count_perft(&pos, 1), 20);
+    cr_assert_eq(gen_count_perft(&pos, 2), 400);
+    cr_assert_eq(gen_count_perft(&pos, 3), 8902);
+    Position mate = position_of("rnb1kbnr/pppp1ppp/8/4p3/6Pq/5P2/PPPPP2P/RNBQKBNR w KQkq - 1 3", false);
+    cr_assert_eq(gen_count_perft(&mate, 1), 0);
+    cr_assert_eq(gen_count_perft(&mate, 4), 0);
 }

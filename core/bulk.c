@@ -1,0 +1,797 @@
+/* bulk.c — the bulk-counting generator behind gen_count_legal, gen_count_after,
+ * gen_count_replies and gen_count_perft: perft without listing, making or unmaking a
+ * move. Invariants it relies on:
+ *  - a Board is bitboards only (no mailbox, no key); a child is its parent copied with
+ *    the move's squares toggled, and is thrown away after it is counted;
+ *  - each generator instance is compiled for one side to move and one board status
+ *    (castling rights present, an e.p. square present), chosen by a small switch, so
+ *    the hot code tests none of those at run time;
+ *  - check mask and the straight and diagonal pin rays are computed once per node with
+ *    the same contract as movegen.c: every square when not in check, checker and ray
+ *    in single check; a pinned piece's targets masked by the union of its kind's rays
+ *    stay on its own ray;
+ *  - at the last ply moves are counted by popcounts of destination sets, never listed. */
+#include <stddef.h>
+
+#include "movegen.h"
+
+/* A node as the bulk counter sees it: bitboards, side, rights, e.p.; the castling
+ * geometry stays in the root's Position, which every call carries along. */
+typedef struct BulkBoard {
+    Bitboard color[COLOR_NB];
+    Bitboard pawns, knights;
+    Bitboard diagonal; /* bishops and queens */
+    Bitboard straight; /* rooks and queens */
+    Bitboard kings;
+    uint8_t side;
+    uint8_t castling;  /* rights of both sides */
+    uint8_t ep;        /* the e.p. square, or SQ_NONE */
+} BulkBoard;
+
+#define ALWAYS_INLINE inline __attribute__((always_inline))
+#define NOINLINE __attribute__((noinline))
+
+/* What is done with the legal moves of a node: count them (the node is a leaf's
+ * parent), count each child's moves (perft 2), or count each child's subtree. */
+typedef enum { MODE_COUNT, MODE_REPLIES, MODE_SUBTREE } Mode;
+
+/* The side to move's view of a node, computed once: checkers and check mask, pins. */
+typedef struct Threats {
+    Bitboard checkers;
+    Bitboard check_mask;
+    Bitboard pin_straight;
+    Bitboard pin_diagonal;
+} Threats;
+
+static ALWAYS_INLINE Threats find_threats(const BulkBoard *b, Color us, Square king) {
+    Color them = !us;
+    Bitboard theirs = b->color[them], occupied = b->color[WHITE] | b->color[BLACK];
+    Threats t = {((atk_knight(king) & b->knights) | (atk_pawn(us, king) & b->pawns)) & theirs, 0, 0, 0};
+    Bitboard check_ray = 0;
+    /* Looking through our own men finds checkers (no man between) and pinners (one). */
+    Bitboard snipers = atk_rook(king, theirs) & b->straight & theirs;
+    while (snipers) {
+        Square s = bb_pop(&snipers);
+        Bitboard ray = atk_between(king, s), blockers = ray & occupied;
+        if (!blockers) {
+            t.checkers |= bb_square(s);
+            check_ray |= ray;
+        } else if (!bb_several(blockers)) {
+            t.pin_straight |= ray | bb_square(s);
+        }
+    }
+    snipers = atk_bishop(king, theirs) & b->diagonal & theirs;
+    while (snipers) {
+        Square s = bb_pop(&snipers);
+        Bitboard ray = atk_between(king, s), blockers = ray & occupied;
+        if (!blockers) {
+            t.checkers |= bb_square(s);
+            check_ray |= ray;
+        } else if (!bb_several(blockers)) {
+            t.pin_diagonal |= ray | bb_square(s);
+        }
+    }
+    t.check_mask = check_ray | t.checkers;
+    return t;
+}
+
+/* The squares of `need` that colour `them` does not attack once our king has left
+ * `king`: leapers and pawns in bulk, then sliders square by square or all at once,
+ * whichever takes fewer lookups. */
+static ALWAYS_INLINE Bitboard safe_squares(const BulkBoard *b, Color us, Square king, Bitboard need) {
+    Color them = !us;
+    Bitboard theirs = b->color[them];
+    Bitboard attacked = bb_pawn_attacks(them, b->pawns & theirs) | atk_king(bb_first(b->kings & theirs));
+    Bitboard knights = b->knights & theirs;
+    while (knights)
+        attacked |= atk_knight(bb_pop(&knights));
+    need &= ~attacked;
+    if (!need)
+        return 0;
+    Bitboard occupied = (b->color[WHITE] | b->color[BLACK]) ^ bb_square(king);
+    Bitboard diagonal = b->diagonal & theirs, straight = b->straight & theirs;
+    if (2 * bb_count(need) <= bb_count(diagonal) + bb_count(straight)) {
+        Bitboard safe = 0, left = need;
+        while (left) {
+            Square s = bb_pop(&left);
+            if (!(atk_bishop(s, occupied) & diagonal) && !(atk_rook(s, occupied) & straight))
+                safe |= bb_square(s);
+        }
+        return safe;
+    }
+    attacked = 0;
+    while (diagonal)
+        attacked |= atk_bishop(bb_pop(&diagonal), occupied);
+    while (straight)
+        attacked |= atk_rook(bb_pop(&straight), occupied);
+    return need & ~attacked;
+}
+
+/* ---- Null-count reuse at a leaf's grandparent ---- */
+
+/* The opponent's move count on the unchanged board (as if we passed), split into parts
+ * (each slider, the knights, the pawns, the king), and for each part the squares where
+ * a move of ours could change it. A quiet move of ours that gives no check, leaves no
+ * e.p. square and keeps off the lines from their king up to the second man (so their
+ * checks and pins stay as they were) changes only the parts whose squares it touches
+ * (from or to): those are recounted on the child, the rest reused; when it touches
+ * none, the whole count is reused. The parts' squares:
+ *  - a slider's: the squares it attacks (blockers included);
+ *  - the pawns': the squares they attack and the squares they would push over;
+ *  - the king's: the lines from each of its steps and castling squares to the first
+ *    man, the knight, king and pawn squares around them, castling's empty squares
+ *    and (Chess960) the line on which the castling rook shields the king's destination;
+ *  - the knights': none (their targets are every square not theirs).
+ * A capture (any square of theirs) or a check by the moved knight or pawn is counted in
+ * full. Off when we are in check (the unchanged board would let them take our king). */
+enum { REUSE_MAX_SLIDERS = 30 }; /* 15 men, each queen twice */
+
+typedef struct Reuse {
+    Bitboard hard;          /* from or to here: the child is counted in full */
+    Bitboard knight_checks; /* where a knight of ours would give check */
+    Bitboard pawn_checks;   /* where a pawn of ours would give check */
+    Bitboard any;           /* hard and every part's squares: outside, nothing changes */
+    Bitboard pawn_squares;
+    Bitboard king_squares;
+    int sliders;
+    uint8_t slider_square[REUSE_MAX_SLIDERS];
+    uint8_t slider_straight[REUSE_MAX_SLIDERS]; /* the part is the queen's or rook's straight moves */
+    Bitboard slider_attacks[REUSE_MAX_SLIDERS];
+    /* Filled on first use (count >= 0): */
+    Bitboard slider_mask[REUSE_MAX_SLIDERS];    /* every square, or the pin rays it must keep to */
+    int slider_count[REUSE_MAX_SLIDERS];
+    Bitboard pin_straight, pin_diagonal;        /* their pins, as in the child */
+    int pawn_count, king_count;
+    int count;              /* their moves on the unchanged board; -1 until needed */
+} Reuse;
+
+static ALWAYS_INLINE void reuse_setup(Reuse *r, const BulkBoard *b, const Position *geo, Color us, bool rights) {
+    Color them = !us;
+    Bitboard theirs = b->color[them], occupied = b->color[WHITE] | b->color[BLACK];
+    Square king = bb_first(b->kings & theirs);
+    r->count = -1;
+    r->knight_checks = atk_knight(king);
+    r->pawn_checks = atk_pawn(them, king);
+    r->hard = theirs | atk_rook(king, occupied & ~atk_rook(king, occupied))
+            | atk_bishop(king, occupied & ~atk_bishop(king, occupied));
+    Bitboard any = r->hard;
+    int n = 0;
+    Bitboard sliders = b->diagonal & theirs;
+    while (sliders) {
+        Square s = bb_pop(&sliders);
+        r->slider_square[n] = (uint8_t)s;
+        r->slider_straight[n] = 0;
+        any |= r->slider_attacks[n++] = atk_bishop(s, occupied);
+    }
+    sliders = b->straight & theirs;
+    while (sliders) {
+        Square s = bb_pop(&sliders);
+        r->slider_square[n] = (uint8_t)s;
+        r->slider_straight[n] = 1;
+        any |= r->slider_attacks[n++] = atk_rook(s, occupied);
+    }
+    r->sliders = n;
+    Bitboard pawns = b->pawns & theirs;
+    r->pawn_squares = bb_pawn_attacks(them, pawns) | bb_forward(them, pawns)
+                    | bb_forward(them, bb_forward(them, pawns & bb_rank_relative(them, RANK_2)));
+    Bitboard zone = atk_king(king) & ~theirs, squares = 0;
+    if (rights && (b->castling & castling_of(them))) {
+        for (int j = 0; j < 2; j++) {
+            int index = 2 * them + j;
+            if (b->castling & (1 << index)) {
+                squares |= geo->castle_empty[index];
+                if (!(occupied & geo->castle_empty[index]))
+                    zone |= geo->castle_safe[index];
+                /* Chess960: the line along which the castling rook shields its king's
+                 * destination. */
+                if (geo->chess960)
+                    squares |= atk_rook(castle_king_to(index), occupied ^ bb_square(geo->castle_rook[index]));
+            }
+        }
+    }
+    Bitboard without_king = occupied ^ bb_square(king);
+    while (zone) {
+        Square z = bb_pop(&zone);
+        squares |= atk_bishop(z, without_king) | atk_rook(z, without_king) | atk_knight(z) | atk_king(z)
+                 | atk_pawn(them, z);
+    }
+    r->king_squares = squares;
+    r->any = any | r->pawn_squares | squares;
+}
+
+static int count_side(const BulkBoard *b, const Position *geo, Color us, bool rights, bool may_ep);
+static ALWAYS_INLINE Threats find_threats(const BulkBoard *b, Color us, Square king);
+static int king_count(const BulkBoard *b, const Position *geo, Color us, bool rights);
+
+/* The pawn moves of side `us`, counted: promotions four times. */
+static ALWAYS_INLINE int pawn_count(Color us, Bitboard pawns, Bitboard occupied, Bitboard enemies, Bitboard pin_s,
+                                    Bitboard pin_d, Bitboard check_mask) {
+    Bitboard free = pawns & ~(pin_s | pin_d), empty = ~occupied;
+    Bitboard single = (bb_forward(us, free) | (bb_forward(us, pawns & pin_s) & pin_s)) & empty;
+    Bitboard twice = bb_forward(us, single & bb_rank_relative(us, RANK_3)) & empty & check_mask;
+    single &= check_mask;
+    Bitboard west = (bb_forward_west(us, free) | (bb_forward_west(us, pawns & pin_d) & pin_d)) & enemies & check_mask;
+    Bitboard east = (bb_forward_east(us, free) | (bb_forward_east(us, pawns & pin_d) & pin_d)) & enemies & check_mask;
+    int count = bb_count(single) + bb_count(west) + bb_count(east) + bb_count(twice);
+    if (pawns & bb_rank_relative(us, RANK_7)) {
+        Bitboard last = bb_rank_relative(us, RANK_8);
+        count += 3 * (bb_count(single & last) + bb_count(west & last) + bb_count(east & last));
+    }
+    return count;
+}
+
+/* Splits their count on the unchanged board into its parts (first use only). */
+static NOINLINE void reuse_fill(Reuse *r, const BulkBoard *b, const Position *geo, Color us, bool rights) {
+    Color them = !us;
+    BulkBoard null = *b;
+    null.side = (uint8_t)them;
+    null.ep = SQ_NONE;
+    Bitboard theirs = b->color[them], occupied = b->color[WHITE] | b->color[BLACK];
+    Threats t = find_threats(&null, them, bb_first(b->kings & theirs));
+    Bitboard pin_s = t.pin_straight, pin_d = t.pin_diagonal;
+    r->pin_straight = pin_s;
+    r->pin_diagonal = pin_d;
+    int count = 0;
+    for (int i = 0; i < r->sliders; i++) {
+        Bitboard from = bb_square(r->slider_square[i]);
+        Bitboard own = r->slider_straight[i] ? pin_s : pin_d, other = r->slider_straight[i] ? pin_d : pin_s;
+        r->slider_mask[i] = from & other ? 0 : from & own ? own : BB_ALL;
+        count += r->slider_count[i] = bb_count(r->slider_attacks[i] & ~theirs & r->slider_mask[i]);
+    }
+    Bitboard knights = b->knights & theirs & ~(pin_s | pin_d);
+    while (knights)
+        count += bb_count(atk_knight(bb_pop(&knights)) & ~theirs);
+    r->pawn_count = pawn_count(them, b->pawns & theirs, occupied, b->color[us], pin_s, pin_d, BB_ALL);
+    r->king_count = king_count(&null, geo, them, rights);
+    r->count = count + r->pawn_count + r->king_count;
+}
+
+/* `n` children whose opponent's count is the unchanged board's. */
+static ALWAYS_INLINE uint64_t reuse_take(Reuse *r, const BulkBoard *b, const Position *geo, Color us, bool rights,
+                                         int n) {
+    if (!n)
+        return 0;
+    if (r->count < 0)
+        reuse_fill(r, b, geo, us, rights);
+    return (uint64_t)n * (uint64_t)r->count;
+}
+
+/* Their count after our quiet move from `from` to `to`, outside r->hard: the parts the
+ * move touches recounted on the child, the others reused. */
+static NOINLINE int reuse_partial(Reuse *r, const BulkBoard *b, const Position *geo, Color us, bool rights,
+                                  Square from, Square to) {
+    if (r->count < 0)
+        reuse_fill(r, b, geo, us, rights);
+    Color them = !us;
+    Bitboard from_bb = bb_square(from), from_to = from_bb | bb_square(to);
+    Bitboard theirs = b->color[them], occupied = (b->color[WHITE] | b->color[BLACK]) ^ from_to;
+    int count = r->count;
+    for (int i = 0; i < r->sliders; i++) {
+        if (!(r->slider_attacks[i] & from_to))
+            continue;
+        Square s = r->slider_square[i];
+        Bitboard attacks = r->slider_straight[i] ? atk_rook(s, occupied) : atk_bishop(s, occupied);
+        count += bb_count(attacks & ~theirs & r->slider_mask[i]) - r->slider_count[i];
+    }
+    if (from_to & r->pawn_squares)
+        count += pawn_count(them, b->pawns & theirs, occupied, b->color[us] ^ from_to, r->pin_straight,
+                            r->pin_diagonal, BB_ALL) - r->pawn_count;
+    if (from_to & r->king_squares) {
+        BulkBoard c = *b;
+        c.color[us] ^= from_to;
+        c.pawns ^= c.pawns & from_bb ? from_to : 0;
+        c.knights ^= c.knights & from_bb ? from_to : 0;
+        c.diagonal ^= c.diagonal & from_bb ? from_to : 0;
+        c.straight ^= c.straight & from_bb ? from_to : 0;
+        c.kings ^= c.kings & from_bb ? from_to : 0;
+        c.side = (uint8_t)them;
+        c.ep = SQ_NONE;
+        count += king_count(&c, geo, them, rights) - r->king_count;
+    }
+    return count;
+}
+
+/* The children of one man's quiet moves to `targets` that reuse can count: those wholly
+ * outside every part's squares in bulk, those outside r->hard one by one. Returns what
+ * they add; removes them from *targets. `checks`: squares where the man would check. */
+static ALWAYS_INLINE uint64_t reuse_moves(Reuse *r, const BulkBoard *b, const Position *geo, Color us, bool rights,
+                                          Square from, Bitboard *targets, Bitboard checks) {
+    Bitboard from_bb = bb_square(from);
+    if (from_bb & r->hard)
+        return 0;
+    uint64_t sum = 0;
+    if (!(from_bb & r->any)) {
+        Bitboard same = *targets & ~(r->any | checks);
+        sum += reuse_take(r, b, geo, us, rights, bb_count(same));
+        *targets ^= same;
+    }
+    Bitboard soft = *targets & ~(r->hard | checks);
+    *targets ^= soft;
+    while (soft)
+        sum += (uint64_t)reuse_partial(r, b, geo, us, rights, from, bb_pop(&soft));
+    return sum;
+}
+
+/* ---- Children: a copy of the parent with one move's squares toggled ---- */
+
+/* The part common to every move but castling and e.p.: the mover's colour, a capture
+ * on `to`, the e.p. square cleared and (when the board has any) the rights spoilt. */
+static ALWAYS_INLINE void child_begin(BulkBoard *c, const BulkBoard *b, const Position *geo, Color us, bool rights,
+                                      Square from, Square to) {
+    *c = *b;
+    Bitboard from_to = bb_square(from) | bb_square(to), taken = bb_square(to) & b->color[!us];
+    c->color[us] ^= from_to;
+    c->color[!us] ^= taken;
+    c->pawns &= ~taken;
+    c->knights &= ~taken;
+    c->diagonal &= ~taken;
+    c->straight &= ~taken;
+    c->ep = SQ_NONE;
+    c->side = (uint8_t)!us;
+    if (rights)
+        c->castling &= (uint8_t)~(geo->castle_spoil[from] | geo->castle_spoil[to]);
+}
+
+/* Forward declaration of the dispatcher of deeper subtrees, defined after the generator. */
+static uint64_t subtree(const BulkBoard *b, const Position *geo, int depth);
+
+/* What a child is worth to its parent in `mode`: its own legal moves (REPLIES) or its
+ * perft(depth - 1) (SUBTREE). `may_ep` says whether the child can have an e.p. square. */
+static ALWAYS_INLINE uint64_t visit(const BulkBoard *c, const Position *geo, Color us, bool rights, bool may_ep,
+                                    Mode mode, int depth) {
+    if (mode == MODE_REPLIES)
+        return (uint64_t)count_side(c, geo, !us, rights, may_ep);
+    return subtree(c, geo, depth - 1);
+}
+
+/* The moves of a non-king piece of kind `moved` (KNIGHT, BISHOP for any diagonal
+ * mover, ROOK for any straight mover) from `from` to each of `targets`. */
+static ALWAYS_INLINE uint64_t emit_piece(const BulkBoard *b, const Position *geo, Color us, bool rights, Mode mode,
+                                         int depth, Reuse *r, PieceType moved, Square from, Bitboard targets) {
+    uint64_t sum = 0;
+    Bitboard from_bb = bb_square(from);
+    if (mode == MODE_REPLIES)
+        sum += reuse_moves(r, b, geo, us, rights, from, &targets, moved == KNIGHT ? r->knight_checks : 0);
+    /* A queen moves in both of its sets. */
+    Bitboard queen = moved == BISHOP ? (b->straight & from_bb ? BB_ALL : 0)
+                   : moved == ROOK ? (b->diagonal & from_bb ? BB_ALL : 0) : 0;
+    while (targets) {
+        Square to = bb_pop(&targets);
+        Bitboard from_to = from_bb | bb_square(to);
+        BulkBoard c;
+        child_begin(&c, b, geo, us, rights, from, to);
+        if (moved == KNIGHT) {
+            c.knights ^= from_to;
+        } else if (moved == BISHOP) {
+            c.diagonal ^= from_to;
+            c.straight ^= from_to & queen;
+        } else {
+            c.straight ^= from_to;
+            c.diagonal ^= from_to & queen;
+        }
+        sum += visit(&c, geo, us, rights, false, mode, depth);
+    }
+    return sum;
+}
+
+/* Pawn moves onto `targets`, each made by the step `step`; those reaching the last
+ * rank become four promotions. `twice`: double pushes, which may leave an e.p. square. */
+static ALWAYS_INLINE uint64_t emit_pawns(const BulkBoard *b, const Position *geo, Color us, bool rights, Mode mode,
+                                         int depth, Bitboard targets, int step, bool twice) {
+    uint64_t sum = 0;
+    Bitboard last_rank = twice ? 0 : bb_rank_relative(us, RANK_8);
+    Bitboard promotions = targets & last_rank;
+    targets &= ~last_rank;
+    while (targets) {
+        Square to = bb_pop(&targets), from = to - step;
+        BulkBoard c;
+        child_begin(&c, b, geo, us, rights, from, to);
+        c.pawns ^= bb_square(from) | bb_square(to);
+        if (twice) {
+            Square passed = from + step / 2;
+            if (atk_pawn(us, passed) & b->pawns & b->color[!us])
+                c.ep = (uint8_t)passed;
+        }
+        sum += visit(&c, geo, us, rights, twice, mode, depth);
+    }
+    while (promotions) {
+        Square to = bb_pop(&promotions), from = to - step;
+        BulkBoard c;
+        child_begin(&c, b, geo, us, rights, from, to);
+        c.pawns ^= bb_square(from);
+        Bitboard to_bb = bb_square(to);
+        BulkBoard q = c;
+        q.diagonal |= to_bb;
+        q.straight |= to_bb;
+        sum += visit(&q, geo, us, rights, false, mode, depth);
+        q = c;
+        q.straight |= to_bb;
+        sum += visit(&q, geo, us, rights, false, mode, depth);
+        q = c;
+        q.diagonal |= to_bb;
+        sum += visit(&q, geo, us, rights, false, mode, depth);
+        c.knights |= to_bb;
+        sum += visit(&c, geo, us, rights, false, mode, depth);
+    }
+    return sum;
+}
+
+/* Pawn moves onto `targets` counted: four for each promotion. */
+static ALWAYS_INLINE int count_pawns(Color us, Bitboard targets, bool promote) {
+    return bb_count(targets) + (promote ? 3 * bb_count(targets & bb_rank_relative(us, RANK_8)) : 0);
+}
+
+/* The moves of every man but the king, counted (COUNT) or visited, under check mask
+ * `check_mask` (BB_ALL, a constant, out of check). */
+static ALWAYS_INLINE uint64_t men_moves(const BulkBoard *b, const Position *geo, Color us, bool rights, bool has_ep,
+                                        Mode mode, int depth, Reuse *r, Square king, const Threats *t,
+                                        Bitboard check_mask) {
+    Color them = !us;
+    uint64_t sum = 0;
+    Bitboard ours = b->color[us], theirs = b->color[them], occupied = ours | theirs;
+    Bitboard targets = ~ours & check_mask;
+    Bitboard pin_s = t->pin_straight, pin_d = t->pin_diagonal, pinned = pin_s | pin_d;
+
+    Bitboard movers = b->knights & ours & ~pinned;
+    while (movers) {
+        Square from = bb_pop(&movers);
+        Bitboard to = atk_knight(from) & targets;
+        sum += mode == MODE_COUNT ? (uint64_t)bb_count(to) : emit_piece(b, geo, us, rights, mode, depth, r, KNIGHT, from, to);
+    }
+    Bitboard diagonal = b->diagonal & ours & ~pin_s;
+    movers = diagonal & ~pin_d;
+    while (movers) {
+        Square from = bb_pop(&movers);
+        Bitboard to = atk_bishop(from, occupied) & targets;
+        sum += mode == MODE_COUNT ? (uint64_t)bb_count(to) : emit_piece(b, geo, us, rights, mode, depth, r, BISHOP, from, to);
+    }
+    movers = diagonal & pin_d;
+    while (movers) {
+        Square from = bb_pop(&movers);
+        Bitboard to = atk_bishop(from, occupied) & targets & pin_d;
+        sum += mode == MODE_COUNT ? (uint64_t)bb_count(to) : emit_piece(b, geo, us, rights, mode, depth, r, BISHOP, from, to);
+    }
+    Bitboard straight = b->straight & ours & ~pin_d;
+    movers = straight & ~pin_s;
+    while (movers) {
+        Square from = bb_pop(&movers);
+        Bitboard to = atk_rook(from, occupied) & targets;
+        sum += mode == MODE_COUNT ? (uint64_t)bb_count(to) : emit_piece(b, geo, us, rights, mode, depth, r, ROOK, from, to);
+    }
+    movers = straight & pin_s;
+    while (movers) {
+        Square from = bb_pop(&movers);
+        Bitboard to = atk_rook(from, occupied) & targets & pin_s;
+        sum += mode == MODE_COUNT ? (uint64_t)bb_count(to) : emit_piece(b, geo, us, rights, mode, depth, r, ROOK, from, to);
+    }
+
+    /* Pawns: unpinned pawns move freely; a file-pinned pawn may only push along its
+     * pin, a diagonally pinned one may only capture along its pin. */
+    Bitboard pawns = b->pawns & ours, free = pawns & ~pinned, empty = ~occupied;
+    Bitboard single = (bb_forward(us, free) | (bb_forward(us, pawns & pin_s) & pin_s)) & empty;
+    Bitboard twice = bb_forward(us, single & bb_rank_relative(us, RANK_3)) & empty & check_mask;
+    single &= check_mask;
+    Bitboard west = (bb_forward_west(us, free) | (bb_forward_west(us, pawns & pin_d) & pin_d)) & theirs & check_mask;
+    Bitboard east = (bb_forward_east(us, free) | (bb_forward_east(us, pawns & pin_d) & pin_d)) & theirs & check_mask;
+    if (mode == MODE_COUNT) {
+        if (pawns & bb_rank_relative(us, RANK_7))
+            sum += (uint64_t)(count_pawns(us, single, true) + count_pawns(us, west, true) + count_pawns(us, east, true));
+        else
+            sum += (uint64_t)(bb_count(single) + bb_count(west) + bb_count(east));
+        sum += (uint64_t)bb_count(twice);
+    } else {
+        if (mode == MODE_REPLIES && r->hard != BB_ALL) {
+            /* Quiet pushes, giving no check and (double pushes) leaving no e.p. square. */
+            Bitboard their_pawns = b->pawns & theirs;
+            Bitboard quiet_single = single & ~r->pawn_checks & ~bb_rank_relative(us, RANK_8);
+            Bitboard quiet_twice = twice & ~r->pawn_checks & ~(bb_east(their_pawns) | bb_west(their_pawns));
+            single ^= quiet_single;
+            twice ^= quiet_twice;
+            while (quiet_single) {
+                Square to = bb_pop(&quiet_single);
+                Bitboard one = bb_square(to);
+                sum += reuse_moves(r, b, geo, us, rights, to - forward_step(us), &one, 0);
+                single |= one;
+            }
+            while (quiet_twice) {
+                Square to = bb_pop(&quiet_twice);
+                Bitboard one = bb_square(to);
+                sum += reuse_moves(r, b, geo, us, rights, to - 2 * forward_step(us), &one, 0);
+                twice |= one;
+            }
+        }
+        sum += emit_pawns(b, geo, us, rights, mode, depth, single, forward_step(us), false);
+        sum += emit_pawns(b, geo, us, rights, mode, depth, twice, 2 * forward_step(us), true);
+        sum += emit_pawns(b, geo, us, rights, mode, depth, west, forward_west_step(us), false);
+        sum += emit_pawns(b, geo, us, rights, mode, depth, east, forward_east_step(us), false);
+    }
+
+    /* En passant removes two men from one line at once: test it on the board after. */
+    if (has_ep && b->ep != SQ_NONE) {
+        Square ep = b->ep, victim = ep - forward_step(us);
+        Bitboard takers = atk_pawn(them, ep) & pawns;
+        Bitboard leaper_checks = t->checkers & (b->knights | b->pawns) & ~bb_square(victim);
+        while (takers && !leaper_checks) {
+            Square from = bb_pop(&takers);
+            Bitboard after = occupied ^ bb_square(from) ^ bb_square(ep) ^ bb_square(victim);
+            if ((atk_rook(king, after) & b->straight & theirs) || (atk_bishop(king, after) & b->diagonal & theirs))
+                continue;
+            if (mode == MODE_COUNT) {
+                sum++;
+            } else {
+                BulkBoard c = *b;
+                Bitboard from_to = bb_square(from) | bb_square(ep);
+                c.color[us] ^= from_to;
+                c.color[them] ^= bb_square(victim);
+                c.pawns ^= from_to | bb_square(victim);
+                c.ep = SQ_NONE;
+                c.side = (uint8_t)them;
+                sum += visit(&c, geo, us, rights, false, mode, depth);
+            }
+        }
+    }
+    return sum;
+}
+
+/* King moves and castling, counted (COUNT) or visited. */
+static ALWAYS_INLINE uint64_t king_moves(const BulkBoard *b, const Position *geo, Color us, bool castles, bool rights,
+                                         Mode mode, int depth, Reuse *r, Square king, Bitboard checkers) {
+    Bitboard ours = b->color[us], occupied = b->color[WHITE] | b->color[BLACK];
+    Bitboard steps = atk_king(king) & ~ours, need = steps;
+    int viable = 0; /* castling right indices whose squares are empty */
+    if (castles && !checkers) {
+        for (int j = 0; j < 2; j++) {
+            int index = 2 * us + j;
+            if ((b->castling & (1 << index)) && !(occupied & geo->castle_empty[index])) {
+                viable |= 1 << index;
+                need |= geo->castle_safe[index];
+            }
+        }
+    }
+    if (!need)
+        return 0;
+    Bitboard safe = safe_squares(b, us, king, need);
+    uint64_t sum = 0;
+    steps &= safe;
+    if (mode == MODE_COUNT) {
+        sum = (uint64_t)bb_count(steps);
+    } else {
+        if (mode == MODE_REPLIES && !checkers)
+            sum += reuse_moves(r, b, geo, us, rights, king, &steps, 0);
+        while (steps) {
+            Square to = bb_pop(&steps);
+            BulkBoard c;
+            child_begin(&c, b, geo, us, rights, king, to);
+            c.kings ^= bb_square(king) | bb_square(to);
+            sum += visit(&c, geo, us, rights, false, mode, depth);
+        }
+    }
+    if (castles) {
+        for (int j = 0; j < 2; j++) {
+            int index = 2 * us + j;
+            if (!(viable & (1 << index)) || (geo->castle_safe[index] & ~safe))
+                continue;
+            Square rook = geo->castle_rook[index];
+            /* Chess960: the castling rook may have been shielding the king's destination
+             * (never so with rooks in the corners). */
+            if (geo->chess960 && (atk_rook(castle_king_to(index), occupied ^ bb_square(rook))
+                                  & b->straight & b->color[!us]))
+                continue;
+            if (mode == MODE_COUNT) {
+                sum++;
+            } else {
+                BulkBoard c = *b;
+                Bitboard king_move = bb_square(king) ^ bb_square(castle_king_to(index));
+                Bitboard rook_move = bb_square(rook) ^ bb_square(castle_rook_to(index));
+                c.kings ^= king_move;
+                c.straight ^= rook_move;
+                c.color[us] ^= king_move ^ rook_move;
+                c.ep = SQ_NONE;
+                c.side = (uint8_t)!us;
+                c.castling &= (uint8_t)~castling_of(us);
+                sum += visit(&c, geo, us, rights, false, mode, depth);
+            }
+        }
+    }
+    return sum;
+}
+
+/* Every legal move of the node, counted or visited. `castles`: the side to move has a
+ * castling right; `rights`: the board has any (children lose them); `has_ep`: an e.p.
+ * square is set. Out of check, the men's moves are compiled with a constant mask. */
+static ALWAYS_INLINE uint64_t generate(const BulkBoard *b, const Position *geo, Color us, bool castles, bool rights,
+                                       bool has_ep, Mode mode, int depth) {
+    Square king = bb_first(b->kings & b->color[us]);
+    Threats t = find_threats(b, us, king);
+    /* Reuse needs us out of check: else the unchanged board lets them take our king. */
+    Reuse r;
+    r.hard = r.any = BB_ALL;
+    if (mode == MODE_REPLIES && !t.checkers)
+        reuse_setup(&r, b, geo, us, rights);
+    uint64_t sum = king_moves(b, geo, us, castles, rights, mode, depth, &r, king, t.checkers);
+    if (!t.checkers)
+        return sum + men_moves(b, geo, us, rights, has_ep, mode, depth, &r, king, &t, BB_ALL);
+    if (bb_several(t.checkers))
+        return sum;
+    return sum + men_moves(b, geo, us, rights, has_ep, mode, depth, &r, king, &t, t.check_mask);
+}
+
+/* ---- The instances and their dispatch ---- */
+
+/* Counting a leaf's parent: one instance per side, castling right and e.p. square. */
+#define COUNT_INSTANCE(name, us, castles, ep)                                                              \
+    static NOINLINE int name(const BulkBoard *b, const Position *geo) {                                    \
+        return (int)generate(b, geo, us, castles, castles, ep, MODE_COUNT, 1);                               \
+    }
+COUNT_INSTANCE(count_w, WHITE, false, false)
+COUNT_INSTANCE(count_w_c, WHITE, true, false)
+COUNT_INSTANCE(count_w_e, WHITE, false, true)
+COUNT_INSTANCE(count_w_ce, WHITE, true, true)
+COUNT_INSTANCE(count_b, BLACK, false, false)
+COUNT_INSTANCE(count_b_c, BLACK, true, false)
+COUNT_INSTANCE(count_b_e, BLACK, false, true)
+COUNT_INSTANCE(count_b_ce, BLACK, true, true)
+
+/* King steps and castling of side `us` (not in check), counted. */
+static NOINLINE int king_count_w(const BulkBoard *b, const Position *geo, bool castles) {
+    return (int)king_moves(b, geo, WHITE, castles, castles, MODE_COUNT, 1, NULL, bb_first(b->kings & b->color[WHITE]), 0);
+}
+static NOINLINE int king_count_b(const BulkBoard *b, const Position *geo, bool castles) {
+    return (int)king_moves(b, geo, BLACK, castles, castles, MODE_COUNT, 1, NULL, bb_first(b->kings & b->color[BLACK]), 0);
+}
+static int king_count(const BulkBoard *b, const Position *geo, Color us, bool rights) {
+    bool castles = rights && (b->castling & castling_of(us));
+    return us == WHITE ? king_count_w(b, geo, castles) : king_count_b(b, geo, castles);
+}
+
+/* The legal moves of side `us` on `b`; `rights` false and `may_ep` false promise that
+ * the board has no castling rights and no e.p. square. */
+static ALWAYS_INLINE int count_side(const BulkBoard *b, const Position *geo, Color us, bool rights, bool may_ep) {
+    bool castles = rights && (b->castling & castling_of(us));
+    bool ep = may_ep && b->ep != SQ_NONE;
+    if (us == WHITE)
+        return castles ? (ep ? count_w_ce(b, geo) : count_w_c(b, geo)) : (ep ? count_w_e(b, geo) : count_w(b, geo));
+    return castles ? (ep ? count_b_ce(b, geo) : count_b_c(b, geo)) : (ep ? count_b_e(b, geo) : count_b(b, geo));
+}
+
+static int count_node(const BulkBoard *b, const Position *geo) {
+    return count_side(b, geo, b->side, true, true);
+}
+
+/* perft(2) of a node: one instance per side, castling rights (any) and e.p. square. */
+#define REPLIES_INSTANCE(name, us, rights, ep)                                                             \
+    static NOINLINE uint64_t name(const BulkBoard *b, const Position *geo) {                               \
+        return generate(b, geo, us, rights && (b->castling & castling_of(us)), rights, ep, MODE_REPLIES, 2); \
+    }
+REPLIES_INSTANCE(replies_w, WHITE, false, false)
+REPLIES_INSTANCE(replies_w_c, WHITE, true, false)
+REPLIES_INSTANCE(replies_w_e, WHITE, false, true)
+REPLIES_INSTANCE(replies_w_ce, WHITE, true, true)
+REPLIES_INSTANCE(replies_b, BLACK, false, false)
+REPLIES_INSTANCE(replies_b_c, BLACK, true, false)
+REPLIES_INSTANCE(replies_b_e, BLACK, false, true)
+REPLIES_INSTANCE(replies_b_ce, BLACK, true, true)
+
+static uint64_t replies(const BulkBoard *b, const Position *geo) {
+    bool rights = b->castling != 0, ep = b->ep != SQ_NONE;
+    if (b->side == WHITE)
+        return rights ? (ep ? replies_w_ce(b, geo) : replies_w_c(b, geo)) : (ep ? replies_w_e(b, geo) : replies_w(b, geo));
+    return rights ? (ep ? replies_b_ce(b, geo) : replies_b_c(b, geo)) : (ep ? replies_b_e(b, geo) : replies_b(b, geo));
+}
+
+/* perft(depth >= 3) of a node: one instance per side and castling rights (any). */
+#define SUBTREE_INSTANCE(name, us, rights)                                                                 \
+    static NOINLINE uint64_t name(const BulkBoard *b, const Position *geo, int depth) {                    \
+        return generate(b, geo, us, rights && (b->castling & castling_of(us)), rights, b->ep != SQ_NONE,    \
+                        MODE_SUBTREE, depth);                                                              \
+    }
+SUBTREE_INSTANCE(subtree_w, WHITE, false)
+SUBTREE_INSTANCE(subtree_w_c, WHITE, true)
+SUBTREE_INSTANCE(subtree_b, BLACK, false)
+SUBTREE_INSTANCE(subtree_b_c, BLACK, true)
+
+static uint64_t subtree(const BulkBoard *b, const Position *geo, int depth) {
+    if (depth == 1)
+        return (uint64_t)count_node(b, geo);
+    if (depth == 2)
+        return replies(b, geo);
+    bool rights = b->castling != 0;
+    if (b->side == WHITE)
+        return rights ? subtree_w_c(b, geo, depth) : subtree_w(b, geo, depth);
+    return rights ? subtree_b_c(b, geo, depth) : subtree_b(b, geo, depth);
+}
+
+/* ---- The entry points ---- */
+
+static BulkBoard board_of(const Position *pos) {
+    BulkBoard b;
+    b.color[WHITE] = pos->by_color[WHITE];
+    b.color[BLACK] = pos->by_color[BLACK];
+    b.pawns = pos->by_type[PAWN];
+    b.knights = pos->by_type[KNIGHT];
+    b.diagonal = pos->by_type[BISHOP] | pos->by_type[QUEEN];
+    b.straight = pos->by_type[ROOK] | pos->by_type[QUEEN];
+    b.kings = pos->by_type[KING];
+    b.side = pos->side;
+    b.castling = pos->castling;
+    b.ep = pos->ep_square;
+    return b;
+}
+
+int gen_count_legal(const Position *pos) {
+    BulkBoard b = board_of(pos);
+    return count_node(&b, pos);
+}
+
+int gen_count_after(const Position *pos, Move m) {
+    BulkBoard b = board_of(pos), c;
+    Color us = pos->side, them = !us;
+    Square from = move_from(m), to = move_to(m);
+    Bitboard from_to = bb_square(from) | bb_square(to);
+    switch (move_kind(m)) {
+    case MOVE_CASTLING: {
+        int index = 2 * us + (to < from);
+        Bitboard king_move = bb_square(from) ^ bb_square(castle_king_to(index));
+        Bitboard rook_move = bb_square(to) ^ bb_square(castle_rook_to(index));
+        c = b;
+        c.kings ^= king_move;
+        c.straight ^= rook_move;
+        c.color[us] ^= king_move ^ rook_move;
+        c.castling &= (uint8_t)~castling_of(us);
+        c.ep = SQ_NONE;
+        c.side = (uint8_t)them;
+        break;
+    }
+    case MOVE_EN_PASSANT: {
+        Bitboard victim = bb_square(to - forward_step(us));
+        c = b;
+        c.color[us] ^= from_to;
+        c.color[them] ^= victim;
+        c.pawns ^= from_to | victim;
+        c.ep = SQ_NONE;
+        c.side = (uint8_t)them;
+        break;
+    }
+    default: {
+        child_begin(&c, &b, pos, us, true, from, to);
+        PieceType moved = piece_type(pos->board[from]);
+        PieceType became = move_kind(m) == MOVE_PROMOTION ? move_promotion(m) : moved;
+        Bitboard from_bb = bb_square(from), to_bb = bb_square(to);
+        switch (moved) {
+        case PAWN: c.pawns ^= from_bb; break;
+        case KNIGHT: c.knights ^= from_bb; break;
+        case BISHOP: c.diagonal ^= from_bb; break;
+        case ROOK: c.straight ^= from_bb; break;
+        case QUEEN: c.diagonal ^= from_bb; c.straight ^= from_bb; break;
+        default: c.kings ^= from_bb; break;
+        }
+        switch (became) {
+        case PAWN: c.pawns |= to_bb; break;
+        case KNIGHT: c.knights |= to_bb; break;
+        case BISHOP: c.diagonal |= to_bb; break;
+        case ROOK: c.straight |= to_bb; break;
+        case QUEEN: c.diagonal |= to_bb; c.straight |= to_bb; break;
+        default: c.kings |= to_bb; break;
+        }
+        if (moved == PAWN && (from ^ to) == 16) {
+            Square passed = (from + to) / 2;
+            if (atk_pawn(us, passed) & b.pawns & b.color[them])
+                c.ep = (uint8_t)passed;
+        }
+        break;
+    }
+    }
+    return count_node(&c, pos);
+}
+
+uint64_t gen_count_replies(const Position *pos) {
+    BulkBoard b = board_of(pos);
+    return replies(&b, pos);
+}
+
+uint64_t gen_count_perft(const Position *pos, int depth) {
+    if (depth <= 0)
+        return 1;
+    BulkBoard b = board_of(pos);
+    return subtree(&b, pos, depth);
+}
