@@ -386,6 +386,7 @@ static int run_pass(Cli *cli, const CountOptions *o, const Position *pos, Driver
                       .progress = tracer->draw ? show_progress : NULL,
                       .context = tracer};
     tracer->journal = NULL;
+    driver->split_ply = (int)o->split_ply;
     if (!pass->path[0]) {
         cli->run(driver, pos, depth, limits, &hooks, run);
         return EXIT_OK;
