@@ -194,3 +194,12 @@ const volatile sig_atomic_t *cli_catch_interrupt(void) {
     signal(SIGINT, on_interrupt);
     return &interrupted;
 }
+
+const volatile sig_atomic_t *cli_catch_stop_signals(void) {
+    cli_catch_interrupt();
+    signal(SIGTERM, on_interrupt);
+    signal(SIGHUP, on_interrupt);
+    return &interrupted;
+}
+
+void cli_request_stop(void) { interrupted = 1; }

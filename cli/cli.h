@@ -86,6 +86,14 @@ RunLimits cli_limits(const RunOptions *run);
 /* Installs a Ctrl-C handler that sets the returned flag (a second Ctrl-C kills). */
 const volatile sig_atomic_t *cli_catch_interrupt(void);
 
+/* The same flag, set by Ctrl-C, SIGTERM or SIGHUP (each once; a second one kills): for
+ * runs that must leave a resumable journal however they are stopped. */
+const volatile sig_atomic_t *cli_catch_stop_signals(void);
+
+/* Sets the flag of cli_catch_interrupt as a signal would (from a run's hook: a journal
+ * that cannot be written stops the run). */
+void cli_request_stop(void);
+
 /* What a ProgressHook (driver.h) shows: one line on `err`, redrawn in place (units done,
  * leaves so far, rate and ETA), cleared at the end. */
 void cli_draw_progress(FILE *err, const RunProgress *progress);

@@ -1,14 +1,20 @@
 /* cmd_count.c — `perft count` and `perft divide`: one position, one depth, on the
  * parallel hashed driver, with limits, traces, statistics and JSON. */
+#include <inttypes.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
+#include "../io/journal.h"
+#include "../io/text.h"
 #include "../perft/clock.h"
 #include "../perft/driver.h"
 #include "../perft/stats.h"
 #include "commands.h"
+#include "config.h"
 #include "report.h"
+#include "version.h"
 
 enum { TRACE_ITERATIONS = 1, TRACE_ROOTS = 2, TRACE_TABLES = 4 };
 
@@ -18,7 +24,28 @@ typedef struct CountOptions {
     RunOptions run;
     bool quiet, san, stats, json, words;
     unsigned trace;
+    long split_ply;                /* 0: the driver's default rule */
+    const char *journal, *resume; /* NULL: none */
+    bool verify;
 } CountOptions;
+
+/* The second pass of --verify keys its positions with --key-seed XOR this (the 64-bit
+ * golden ratio): another key set, derived so that a resumed pass 2 finds its seed again. */
+#define VERIFY_SEED_XOR 0x9E3779B97F4A7C15ULL
+
+#define SPLIT_HELP                                                                                  \
+    "the ply whose distinct positions are the work units; 0: the\ndefault rule, depth - 5, at least 2 " \
+    "with several threads,\nat least 1, at most 4, never closer than 2 plies to the\nleaves (at depth " \
+    "3 or more), shallower where the ply would\nhold over 2^20 (position, root move) pairs"
+#define JOURNAL_HELP                                                                                  \
+    "write a journal of the finished units to FILE (JSON Lines,\nREADME \"Journal format\"), so a "    \
+    "killed run can resume;\nwith --verify pass 2 journals to FILE.pass2"
+#define RESUME_HELP                                                                                  \
+    "resume the run journaled in FILE: check its header against\nthis run, count the units it lacks, "  \
+    "and go on journaling\nto it; prints the total of an uninterrupted run"
+#define VERIFY_HELP                                                                                   \
+    "count twice, pass 2 with another key set (seed: --key-seed\nXOR 0x9e3779b97f4a7c15) and fresh "    \
+    "tables; print both\ntotals and seeds; exit 1 if they differ"
 
 #define HASH_HELP                                                                              \
     "--hash: by default a quarter of the free memory, at most 4 MB at depth 4, 16 at 5,\n"     \
@@ -33,8 +60,10 @@ static const CliSpec count_spec = {
                "prints the total, the time, the rate (leaves per second) and the period (ns per\n"
                "leaf), and how the run ended. Depth 1 is bulk-counted: no move is made.\n",
     .epilogue = HASH_HELP "\nExample: perft count -d 6 --startpos   prints perft(6) = 119060324\n"
-                "Exit status: 0 counted, 2 bad input, 3 stopped by --max-time or --max-nodes (partial),\n"
-                "130 interrupted by Ctrl-C (partial; the finished root moves are printed).\n",
+                "Exit status: 0 counted, 1 --verify's passes differ, 2 bad input or a journal that\n"
+                "cannot be read or written, 3 stopped by --max-time or --max-nodes (partial),\n"
+                "130 interrupted by Ctrl-C, SIGTERM or SIGHUP (partial; the finished root moves\n"
+                "are printed; a journaled run can be resumed).\n",
 };
 
 static const CliSpec divide_spec = {
@@ -44,7 +73,8 @@ static const CliSpec divide_spec = {
                "by SAN (\"Na3 8885\"). Time, rate and status go to stderr. To find a wrong move path,\n"
                "divide, pick the move whose count differs, and divide again one ply lower with --moves.\n",
     .epilogue = HASH_HELP "\nExample: perft divide -d 3 --moves e2e4   the 20 replies to 1. e4 and their counts\n"
-                "Exit status: 0 counted, 2 bad input, 3 stopped by a limit (partial), 130 interrupted.\n",
+                "Exit status: 0 counted, 1 --verify's passes differ, 2 bad input or journal error,\n"
+                "3 stopped by a limit (partial), 130 interrupted (Ctrl-C, SIGTERM, SIGHUP).\n",
 };
 
 /* Returns CLI_CONTINUE to go on, or the exit status to end with. */
@@ -63,6 +93,10 @@ static int parse_options(Cli *cli, int argc, char **argv, bool divide, CountOpti
                               "then their\nper-ply statistics"
                             : "per-ply table statistics after the run: C slots, P probes,\nM matches, R match rate, "
                               "S stores, U used slots, F fill,\nX replacements"),
+        CLI_OPT_INT("split-ply", 0, "K", &o->split_ply, 0, UNIT_MAX_PLY, SPLIT_HELP),
+        CLI_OPT_STRING("journal", 0, "FILE", &o->journal, JOURNAL_HELP),
+        CLI_OPT_STRING("resume", 0, "FILE", &o->resume, RESUME_HELP),
+        CLI_OPT_FLAG("verify", 0, &o->verify, VERIFY_HELP),
         CLI_OPT_JSON(&o->json),
         CLI_OPT_LIST("trace", "LIST", &o->trace, "it|pz|tt",
                      "it counts depths 1..N and prints each total; pz prints\neach root move as it completes; tt "
@@ -85,16 +119,63 @@ static int parse_options(Cli *cli, int argc, char **argv, bool divide, CountOpti
     return cli_parse(cli, divide ? &divide_spec : &count_spec, options, argc, argv, NULL);
 }
 
+/* A journaled pass: the run's finished units, appended in batches (a line at most every
+ * JOURNAL_INTERVAL seconds or JOURNAL_BATCH units) so a long run writes few lines, and
+ * synced from the progress hook, so a crash loses at most about a second. */
+enum { JOURNAL_BATCH = 256 };
+#define JOURNAL_INTERVAL 0.2
+
+typedef struct JournalRun {
+    Journal *journal;
+    JournalUnit pending[JOURNAL_BATCH];
+    int pending_count;
+    double last_append;
+    bool failed; /* the run was stopped: `error` says why */
+    char error[JOURNAL_ERROR_SIZE];
+} JournalRun;
+
 /* Where trace lines go: stdout, unless stdout carries the JSON document. */
 typedef struct Tracer {
     FILE *out;
     double start;
     int done, of;
-    FILE *err; /* where progress is drawn */
+    FILE *err;           /* where progress is drawn */
+    bool draw;           /* progress is drawn */
+    JournalRun *journal; /* NULL: not journaled */
 } Tracer;
 
+/* Appends the pending units; on failure stops the run (the journal refuses more). */
+static void journal_flush(JournalRun *j) {
+    if (j->failed || !j->pending_count)
+        return;
+    if (!journal_append(j->journal, j->pending, j->pending_count, j->error, sizeof j->error)) {
+        j->failed = true;
+        cli_request_stop();
+    }
+    j->pending_count = 0;
+    j->last_append = clock_seconds();
+}
+
+static void journal_unit(void *context, const UnitResult *done) {
+    JournalRun *j = ((Tracer *)context)->journal;
+    j->pending[j->pending_count++] = (JournalUnit){done->unit, done->count};
+    if (j->pending_count == JOURNAL_BATCH || clock_seconds() - j->last_append >= JOURNAL_INTERVAL)
+        journal_flush(j);
+}
+
 static void show_progress(void *context, const RunProgress *progress) {
-    cli_draw_progress(((Tracer *)context)->err, progress);
+    Tracer *tracer = context;
+    JournalRun *j = tracer->journal;
+    if (j && !j->failed) {
+        if (clock_seconds() - j->last_append >= JOURNAL_INTERVAL)
+            journal_flush(j);
+        if (!j->failed && !journal_sync_due(j->journal, j->error, sizeof j->error)) {
+            j->failed = true;
+            cli_request_stop();
+        }
+    }
+    if (tracer->draw)
+        cli_draw_progress(tracer->err, progress);
 }
 
 static void trace_root(void *context, const Position *root, const RootCount *done) {
@@ -107,7 +188,7 @@ static void trace_root(void *context, const Position *root, const RootCount *don
 }
 
 static bool print_json(Cli *cli, const CountOptions *o, const Position *pos, const Driver *driver,
-                       const RunReport *run, const RunReport *iterations, int iteration_count) {
+                       const RunReport *run, const RunReport *iterations, int iteration_count, json_t *verify) {
     MoveLine lines[MAX_MOVES];
     PlyStats stats[PERFT_MAX_DEPTH];
     int n = report_move_lines(pos, run, false, lines), finished = 0;
@@ -119,6 +200,10 @@ static bool print_json(Cli *cli, const CountOptions *o, const Position *pos, con
     json_set(doc, "status", json_string(run_status_text(run->status)));
     json_set(doc, "complete", json_boolean(run->complete));
     json_set(doc, "total", json_count(run->total));
+    json_set(doc, "split_ply", json_integer(run->split_ply));
+    json_set(doc, "units", json_integer((json_int_t)run->units));
+    json_set(doc, "units_done", json_integer((json_int_t)run->units_done));
+    json_set(doc, "units_resumed", json_integer((json_int_t)run->units_resumed));
     json_t *moves = json_array();
     for (int i = 0; i < n; i++) {
         char san[SAN_MOVE_SIZE];
@@ -150,6 +235,8 @@ static bool print_json(Cli *cli, const CountOptions *o, const Position *pos, con
     json_set(doc, "seconds", json_real(run->seconds));
     json_set(doc, "leaves_per_second", json_real(run->seconds > 0 ? leaves / run->seconds : 0.0));
     json_set(doc, "ns_per_leaf", json_real_or_null(leaves > 0 ? run->seconds * 1e9 / leaves : 0, leaves > 0));
+    if (verify)
+        json_set(doc, "verify", verify);
     return json_write(cli->out, doc);
 }
 
@@ -278,6 +365,165 @@ static int divide_stats(Cli *cli, CountOptions *o, const Position *pos) {
     return cli_flush(cli);
 }
 
+/* One pass of a run: what it counts with and where it journals. */
+typedef struct Pass {
+    int number;       /* 1, or 2 under --verify */
+    uint64_t seed;    /* its key seed */
+    char path[4096];  /* its journal; "" for none */
+    bool resume;      /* continue the journal at `path` */
+} Pass;
+
+static void journal_tool(char tool[JOURNAL_TOOL_SIZE]) {
+    snprintf(tool, JOURNAL_TOOL_SIZE, "perftkit %s (%s)", PERFTKIT_VERSION, PERFTKIT_GIT_COMMIT);
+}
+
+/* Counts one pass into *run, journaled or resumed as `pass` says. EXIT_OK when it ran
+ * (however it ended), else the exit status after a one-line error. */
+static int run_pass(Cli *cli, const CountOptions *o, const Position *pos, Driver *driver, const RunLimits *limits,
+                    Tracer *tracer, const Pass *pass, RunReport *run) {
+    int depth = (int)o->depth;
+    RunHooks hooks = {.root_done = (o->trace & TRACE_ROOTS) ? trace_root : NULL,
+                      .progress = tracer->draw ? show_progress : NULL,
+                      .context = tracer};
+    tracer->journal = NULL;
+    driver->split_ply = (int)o->split_ply;
+    if (!pass->path[0]) {
+        cli->run(driver, pos, depth, limits, &hooks, run);
+        return EXIT_OK;
+    }
+    char error[JOURNAL_ERROR_SIZE], shown[TEXT_QUOTE_SIZE];
+    text_quote(pass->path, shown);
+    JournalContents contents;
+    memset(&contents, 0, sizeof contents);
+    bool resume = pass->resume && !cli->worker; /* workers read no journal */
+    if (resume && !journal_read(pass->path, &contents, error, sizeof error)) {
+        journal_contents_free(&contents);
+        return cli_error(cli, "--resume: %s", error);
+    }
+    JournalHeader expected = {.chess960 = pos->chess960, .depth = depth, .key_seed = pass->seed, .pass = pass->number};
+    journal_tool(expected.tool);
+    fen_write(pos, expected.fen);
+    if (resume) { /* the cheap fields first: a journal of another run is refused before planning */
+        expected.split_ply = o->split_ply ? (int)o->split_ply : contents.header.split_ply;
+        expected.units = contents.header.units;
+        expected.digest = contents.header.digest;
+        if (!journal_check_header(&expected, &contents.header, error, sizeof error)) {
+            journal_contents_free(&contents);
+            return cli_error(cli, "--resume '%s': %s", shown, error);
+        }
+    }
+    /* The units of a resumed run are those of its journal's split ply, whatever the
+     * default rule would choose now (it depends on the threads). */
+    driver->split_ply = o->split_ply ? (int)o->split_ply : resume ? contents.header.split_ply : 0;
+    UnitSet *units = driver_plan(driver, pos, depth, error, sizeof error);
+    if (!units) {
+        journal_contents_free(&contents);
+        return cli_error(cli, "cannot plan the work units: %s", error);
+    }
+    expected.split_ply = unit_set_ply(units);
+    expected.units = unit_set_count(units);
+    expected.digest = unit_set_digest(units);
+    if (resume && !journal_check_header(&expected, &contents.header, error, sizeof error)) {
+        unit_set_destroy(units);
+        journal_contents_free(&contents);
+        return cli_error(cli, "--resume '%s': %s", shown, error);
+    }
+    hooks.units = units;
+    if (cli->worker) { /* rank 0 journals; the other ranks count the same units */
+        cli->run(driver, pos, depth, limits, &hooks, run);
+        unit_set_destroy(units);
+        return EXIT_OK;
+    }
+    JournalRun *j = calloc(1, sizeof *j);
+    UnitResult *finished = resume ? calloc(contents.finished + 1, sizeof *finished) : NULL;
+    if (!j || (resume && !finished)) {
+        free(j);
+        free(finished);
+        unit_set_destroy(units);
+        journal_contents_free(&contents);
+        return cli_error(cli, "out of memory");
+    }
+    size_t finished_count = 0;
+    for (uint64_t u = 0; resume && u < contents.header.units; u++)
+        if (contents.done[u])
+            finished[finished_count++] = (UnitResult){(size_t)u, contents.counts[u]};
+    j->journal = resume ? journal_open_append(pass->path, &contents, error, sizeof error)
+                        : journal_create(pass->path, &expected, false, error, sizeof error);
+    if (!j->journal) {
+        free(j);
+        free(finished);
+        unit_set_destroy(units);
+        journal_contents_free(&contents);
+        return cli_error(cli, "%s", error);
+    }
+    if (resume) {
+        if (contents.torn)
+            fprintf(cli->err, "perft %s: journal '%s': dropped a torn last line (line %lld, %lld bytes); its units are "
+                    "counted again\n", cli->command, shown, contents.torn_line, contents.torn_bytes);
+        fprintf(cli->err, "perft %s: %zu of %zu units from journal '%s'\n", cli->command, finished_count,
+                (size_t)expected.units, shown);
+    }
+    j->last_append = clock_seconds();
+    tracer->journal = j;
+    hooks.unit_done = journal_unit;
+    hooks.progress = show_progress; /* syncs the journal, and draws when tracer->draw */
+    hooks.finished = finished;
+    hooks.finished_count = finished_count;
+    cli->run(driver, pos, depth, limits, &hooks, run);
+    tracer->journal = NULL;
+    journal_flush(j); /* the units of the last fraction of a second, however the run ended */
+    bool ok = !j->failed;
+    if (!journal_close(j->journal, ok ? j->error : NULL, sizeof j->error))
+        ok = false;
+    int status = EXIT_OK;
+    if (!ok)
+        status = cli_error(cli, "%s; the run stopped (resume it with --resume '%s')", j->error, shown);
+    else if (!run->complete && run->status != RUN_BAD_UNITS)
+        fprintf(cli->err, "perft %s: journal '%s' holds %zu of %zu units; continue with --resume '%s'\n", cli->command,
+                shown, run->units_done, run->units, shown);
+    free(j);
+    free(finished);
+    unit_set_destroy(units);
+    journal_contents_free(&contents);
+    return status;
+}
+
+static bool same_roots(const RunReport *a, const RunReport *b) {
+    if (a->total != b->total || a->root_moves != b->root_moves)
+        return false;
+    for (int m = 0; m < a->root_moves; m++)
+        if (a->roots[m].count != b->roots[m].count)
+            return false;
+    return true;
+}
+
+/* Keys `pos` with the key set of `seed`. */
+static void use_seed(Cli *cli, const CountOptions *o, uint64_t seed, Position *pos) {
+    RunOptions run = o->run;
+    run.key_seed = seed;
+    if (seed == ZOB_DEFAULT_SEED)
+        pos_set_keys(pos, zob_default_keys());
+    else
+        cli_use_keys(cli, &run, pos);
+}
+
+static json_t *verify_json(const RunReport runs[2], const uint64_t seeds[2], bool agree) {
+    json_t *v = json_object(), *passes = json_array();
+    for (int p = 0; p < 2; p++) {
+        json_t *one = json_object();
+        json_set(one, "pass", json_integer(p + 1));
+        json_set(one, "key_seed", json_key_seed(seeds[p]));
+        json_set(one, "status", json_string(run_status_text(runs[p].status)));
+        json_set(one, "complete", json_boolean(runs[p].complete));
+        json_set(one, "total", json_count(runs[p].total));
+        json_set(one, "seconds", json_real(runs[p].seconds));
+        json_array_append_new(passes, one);
+    }
+    json_set(v, "passes", passes);
+    json_set(v, "agree", json_boolean(agree));
+    return v;
+}
+
 static int run_command(Cli *cli, int argc, char **argv, bool divide) {
     CountOptions o;
     Position pos;
@@ -287,54 +533,138 @@ static int run_command(Cli *cli, int argc, char **argv, bool divide) {
     if (!cli_position(cli, &o.position, &pos))
         return EXIT_BAD_INPUT;
     cli_use_keys(cli, &o.run, &pos);
+    bool journaled = o.journal || o.resume;
+    if (divide && o.stats && (journaled || o.verify || o.split_ply))
+        return cli_error(cli, "--stats takes no --journal, --resume, --verify or --split-ply");
     if (divide && o.stats)
         return divide_stats(cli, &o, &pos);
+    if (o.split_ply > o.depth)
+        return cli_error(cli, "--split-ply %ld is deeper than the depth %ld", o.split_ply, o.depth);
+    if ((o.trace & TRACE_ITERATIONS) && (journaled || o.verify))
+        return cli_error(cli, "--trace it counts several depths: it takes no --journal, --resume or --verify");
+    if (journaled && o.depth < 1)
+        return cli_error(cli, "--journal and --resume need a depth of 1 or more");
+    if (o.journal && o.resume && strcmp(o.journal, o.resume))
+        return cli_error(cli, "--journal and --resume name different files (--resume FILE goes on journaling to FILE)");
+    const char *path = o.resume ? o.resume : o.journal;
+    if (path && strlen(path) + 8 > sizeof ((Pass *)0)->path)
+        return cli_error(cli, "the journal's path is too long");
+    struct stat st;
+    if (o.journal && !o.resume && !cli->worker && stat(o.journal, &st) == 0 && S_ISREG(st.st_mode) && st.st_size > 0) {
+        char shown[TEXT_QUOTE_SIZE];
+        text_quote(o.journal, shown);
+        return cli_error(cli, "journal '%s' exists: continue it with --resume '%s', or remove it to start over", shown,
+                         shown);
+    }
     Driver driver;
     if (!cli_driver(cli, &o.run, (int)o.depth, &driver))
         return EXIT_BAD_INPUT;
     RunLimits limits = cli_limits(&o.run);
+    limits.interrupt = cli_catch_stop_signals(); /* SIGTERM and SIGHUP stop a run as Ctrl-C does */
 
-    Tracer tracer = {o.json ? cli->err : cli->out, clock_seconds(), 0, 0, cli->err};
-    RunHooks hooks = {.root_done = (o.trace & TRACE_ROOTS) ? trace_root : NULL,
-                      .progress = !o.quiet && !o.json && cli_is_terminal(cli->err) ? show_progress : NULL,
-                      .context = &tracer};
-    RunReport *iterations = calloc(PERFT_MAX_DEPTH + 1, sizeof *iterations);
+    Tracer tracer = {o.json ? cli->err : cli->out, clock_seconds(), 0, 0, cli->err,
+                     !cli->worker && !o.quiet && !o.json && cli_is_terminal(cli->err), NULL};
+    RunReport *iterations = calloc(PERFT_MAX_DEPTH + 3, sizeof *iterations);
     if (!iterations) {
         driver_destroy(&driver);
         return cli_error(cli, "out of memory");
     }
+    RunReport *passes = iterations + PERFT_MAX_DEPTH + 1; /* --verify's two runs */
     int iteration_count = 0;
     RunReport run;
-    for (int depth = (o.trace & TRACE_ITERATIONS) ? 1 : (int)o.depth; depth <= o.depth; depth++) {
-        tracer.done = 0;
-        tracer.start = clock_seconds();
-        MoveList roots;
-        tracer.of = gen_legal(&pos, &roots);
-        cli->run(&driver, &pos, depth, &limits, &hooks, &run);
-        if (o.trace & TRACE_ITERATIONS) {
+    if (o.trace & TRACE_ITERATIONS) {
+        driver.split_ply = (int)o.split_ply;
+        RunHooks hooks = {.root_done = (o.trace & TRACE_ROOTS) ? trace_root : NULL,
+                          .progress = tracer.draw ? show_progress : NULL,
+                          .context = &tracer};
+        for (int depth = 1; depth <= o.depth; depth++) {
+            tracer.done = 0;
+            tracer.start = clock_seconds();
+            MoveList roots;
+            tracer.of = gen_legal(&pos, &roots);
+            cli->run(&driver, &pos, depth, &limits, &hooks, &run);
             char text[COUNT_TEXT_SIZE];
             iterations[iteration_count++] = run;
-            fprintf(tracer.out, "trace it: perft(%d) %s %s   %.3f s\n", depth, run.complete ? "=" : ">=",
-                    count_format(run.total, false, text), run.seconds);
+            if (!cli->worker)
+                fprintf(tracer.out, "trace it: perft(%d) %s %s   %.3f s\n", depth, run.complete ? "=" : ">=",
+                        count_format(run.total, false, text), run.seconds);
+            if ((o.trace & TRACE_TABLES) && !cli->worker) {
+                PlyStats stats[PERFT_MAX_DEPTH];
+                int plies = report_ply_stats(driver.tables.memory ? &driver.tables : NULL, &run, stats);
+                fprintf(tracer.out, "trace tt: depth %d\n", depth);
+                report_print_ply_stats(tracer.out, stats, plies);
+            }
+            if (!run.complete && run.status != RUN_NO_MOVES)
+                break;
         }
-        if (o.trace & TRACE_TABLES) {
-            PlyStats stats[PERFT_MAX_DEPTH];
-            int plies = report_ply_stats(driver.tables.memory ? &driver.tables : NULL, &run, stats);
-            fprintf(tracer.out, "trace tt: depth %d\n", depth);
-            report_print_ply_stats(tracer.out, stats, plies);
+    } else {
+        uint64_t seeds[2] = {o.run.key_seed, o.run.key_seed ^ VERIFY_SEED_XOR};
+        int pass_count = o.verify ? 2 : 1;
+        for (int p = 0; p < pass_count; p++) {
+            Pass pass = {.number = p + 1, .seed = seeds[p], .resume = o.resume != NULL};
+            if (path)
+                snprintf(pass.path, sizeof pass.path, "%s%s", path, p ? ".pass2" : "");
+            if (p) { /* pass 2: other keys, fresh tables; its journal is resumed if there is one */
+                use_seed(cli, &o, seeds[p], &pos);
+                table_set_clear(&driver.tables);
+                if (pass.resume && access(pass.path, F_OK) != 0)
+                    pass.resume = false;
+            }
+            tracer.done = 0;
+            tracer.start = clock_seconds();
+            MoveList roots;
+            tracer.of = gen_legal(&pos, &roots);
+            status = run_pass(cli, &o, &pos, &driver, &limits, &tracer, &pass, &passes[p]);
+            if (status != EXIT_OK) {
+                free(iterations);
+                driver_destroy(&driver);
+                return status;
+            }
+            if (!passes[p].complete)
+                break; /* a stopped pass 1 ends the run: pass 2 would only be stopped too */
         }
-        if (!run.complete && run.status != RUN_NO_MOVES)
-            break;
+        run = passes[0];
+        if (o.verify && passes[0].complete && !passes[1].complete)
+            run = passes[1]; /* the pass that stopped says how the run ended */
+    }
+    if (run.status == RUN_BAD_UNITS) {
+        free(iterations);
+        driver_destroy(&driver);
+        return cli_error(cli, "the work units do not fit the run (%s): nothing was counted",
+                         run_status_text(run.status));
+    }
+    bool verified = o.verify && passes[0].complete && passes[1].complete;
+    bool agree = verified && same_roots(&passes[0], &passes[1]);
+    if (cli->worker) {
+        free(iterations);
+        driver_destroy(&driver);
+        return verified && !agree ? EXIT_MISMATCH : exit_status(&run);
     }
     bool written = true;
+    uint64_t seeds[2] = {o.run.key_seed, o.run.key_seed ^ VERIFY_SEED_XOR};
     if (o.json)
-        written = print_json(cli, &o, &pos, &driver, &run, iterations, iteration_count);
-    else
+        written = print_json(cli, &o, &pos, &driver, &run, iterations, iteration_count,
+                             o.verify ? verify_json(passes, seeds, agree) : NULL);
+    else {
         print_text(cli, &o, divide, &pos, &driver, &run);
+        if (o.verify) {
+            FILE *side = divide || o.quiet ? cli->err : cli->out;
+            char text[COUNT_TEXT_SIZE];
+            for (int p = 0; p < 2; p++)
+                fprintf(side, "verify: pass %d, key seed 0x%" PRIx64 ": %s%s\n", p + 1, seeds[p],
+                        count_format(passes[p].total, false, text),
+                        passes[p].complete ? "" : p && !passes[0].complete ? " (not run)" : " (partial)");
+            fprintf(side, "verify: %s\n", !verified ? "incomplete: the passes were not compared"
+                                          : agree   ? "the two passes agree"
+                                                    : "MISMATCH: the two passes differ");
+        }
+    }
     free(iterations);
     driver_destroy(&driver);
     if (!written || cli_flush(cli) != EXIT_OK)
         return cli_write_failed(cli);
+    if (verified && !agree)
+        return EXIT_MISMATCH;
     return exit_status(&run);
 }
 

@@ -18,6 +18,7 @@ int cmd_perftree(Cli *cli, int argc, char **argv);
 int cmd_check(Cli *cli, int argc, char **argv);
 int cmd_bench(Cli *cli, int argc, char **argv);
 int cmd_results(Cli *cli, int argc, char **argv);
+int cmd_units(Cli *cli, int argc, char **argv);
 
 typedef struct CommandEntry {
     const char *name;

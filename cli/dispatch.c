@@ -9,6 +9,7 @@
 const CommandEntry cli_commands[] = {
     {"count", cmd_count, "count the leaves of the move tree to a depth (perft N)"},
     {"divide", cmd_divide, "the count below each legal root move, then the total"},
+    {"units", cmd_units, "the work units of a run: distinct positions at a ply, with multiplicities"},
     {"suite", cmd_suite, "check positions against known counts (built-in quick set by default)"},
     {"stats", cmd_stats, "captures, e.p., castles, promotions, checks, mates at every depth"},
     {"unique", cmd_unique, "distinct positions at every ply"},

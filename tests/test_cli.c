@@ -63,6 +63,59 @@ Test(cli, divide_of_chess960_writes_king_takes_rook) {
     cr_assert(strstr(run.out, "g1h1: 1\n"), "%s", run.out);
 }
 
+/* Starts `perft ARGS...` (NULL-ended), lets it run `seconds`, then sends `signal_number`;
+ * returns the wait status. */
+static int run_and_signal(double seconds, int signal_number, char *const args[]) {
+    const char *bin = getenv("PERFTKIT_BIN");
+    cr_assert(bin, "PERFTKIT_BIN is not set");
+    pid_t pid = fork();
+    cr_assert(pid >= 0);
+    if (pid == 0) {
+        char *argv[32] = {(char *)bin};
+        for (int i = 0; args[i] && i < 30; i++)
+            argv[i + 1] = args[i];
+        freopen("/dev/null", "w", stdout);
+        freopen("/dev/null", "w", stderr);
+        execv(bin, argv);
+        _exit(127);
+    }
+    struct timespec pause = {(time_t)seconds, (long)((seconds - (double)(time_t)seconds) * 1e9)};
+    nanosleep(&pause, NULL);
+    kill(pid, signal_number);
+    int status;
+    cr_assert_eq(waitpid(pid, &status, 0), pid);
+    return status;
+}
+
+Test(cli, a_journaled_run_killed_at_any_moment_resumes_to_the_exact_count) {
+    char dir[] = "/tmp/perftkit-kill-XXXXXX", path[128];
+    cr_assert(mkdtemp(dir));
+    snprintf(path, sizeof path, "%s/run.jsonl", dir);
+    char *first[] = {"count", "-d", "7", "--hash", "64", "--journal", path, NULL};
+    char *again[] = {"count", "-d", "7", "--hash", "64", "--resume", path, NULL};
+    int status = run_and_signal(0.3, SIGKILL, first);
+    cr_assert(WIFSIGNALED(status) || WEXITSTATUS(status) == 0, "status %d", status);
+    static const double moments[] = {0.8, 0.5, 1.5};
+    for (int i = 0; i < 3; i++) {
+        status = run_and_signal(moments[i], i == 1 ? SIGTERM : SIGKILL, again);
+        cr_assert(WIFSIGNALED(status) || WEXITSTATUS(status) == 0 || WEXITSTATUS(status) == 130,
+                  "resume %d: status %d", i, status);
+    }
+    char args[256];
+    snprintf(args, sizeof args, "count -d 7 -q --resume %s", path);
+    Run run = run_perft(args, false);
+    cr_assert_eq(run.status, 0, "%s", run.out);
+    cr_assert_str_eq(run.out, "3195901860\n");
+    unlink(path);
+    rmdir(dir);
+}
+
+Test(cli, a_full_disk_under_a_journal_is_exit_2_and_no_count) {
+    Run run = run_perft("count -d 5 --journal /dev/full", true);
+    cr_assert_eq(run.status, 2, "%s", run.out);
+    cr_assert_str_eq(run.out, "perft count: cannot write journal '/dev/full': No space left on device\n");
+}
+
 Test(cli, suite_without_files_runs_the_quick_selection) {
     Run run = run_perft("suite", false);
     cr_assert_eq(run.status, 0, "%s", run.out);
