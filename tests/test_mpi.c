@@ -77,3 +77,26 @@ Test(mpi, one_rank_and_shallow_depths_count_alone, .timeout = 300) {
     expect_count(2, "-d 1", 20ULL);
     expect_count(2, "-d 0", 1ULL);
 }
+
+Test(mpi, a_job_with_a_rank_killed_resumes_from_the_journal_with_other_ranks, .timeout = 600) {
+    char dir[] = "/tmp/perftkit-mpi-XXXXXX";
+    cr_assert(mkdtemp(dir));
+    /* Kiwipete perft 6 unhashed takes seconds on two ranks. Kill the newest rank (by
+     * process name: the tests of this file run one at a time) after 1.2 s: mpirun then
+     * ends the whole job, and the journal holds what rank 0 had booked. */
+    Run killed = run_command("(%s --allow-run-as-root --oversubscribe -np 2 %s count -q -d 6 -t 1 --hash 0 --split-ply 3 "
+                             "--fen " KIWIPETE " --journal %s/p6.jsonl >/dev/null 2>&1 &) ; sleep 1.2; "
+                             "pkill -KILL -n -x perft-mpi; sleep 2; test -s %s/p6.jsonl",
+                             mpirun(), mpi_bin(), dir, dir);
+    cr_assert_eq(killed.status, 0, "no journal was written: %s", killed.out);
+    Run resumed = run_command("%s --allow-run-as-root --oversubscribe -np 3 %s count -q -d 6 -t 1 --hash 0 --split-ply 3 "
+                              "--fen " KIWIPETE " --resume %s/p6.jsonl 2>&1",
+                              mpirun(), mpi_bin(), dir);
+    cr_assert_eq(resumed.status, 0, "%s", resumed.out);
+    cr_expect(strstr(resumed.out, "8031647685"), "%s", resumed.out);
+    unsigned long from = 0, of = 0;
+    const char *said = strstr(resumed.out, "perft count: ");
+    cr_assert(said && sscanf(said, "perft count: %lu of %lu units from journal", &from, &of) == 2, "%s", resumed.out);
+    cr_expect(from > 0 && from < of, "the kill should leave part of the work (%lu of %lu units journaled)", from, of);
+    run_command("rm -rf %s", dir);
+}
