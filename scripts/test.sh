@@ -18,7 +18,7 @@ meson test -C build-magic --print-errorlogs --no-suite readme --no-suite mpi
 echo "== sanitizers (address, undefined) with assertions on; suite counts up to 100,000 nodes"
 [ -f build-sanitize/build.ninja ] || meson setup build-sanitize -Db_sanitize=address,undefined -Db_lto=false \
     -Dbuildtype=debugoptimized >/dev/null
-ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 UBSAN_OPTIONS=halt_on_error=1:print_stacktrace=1 \
+LSAN_OPTIONS=suppressions=$PWD/tests/lsan.supp ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 UBSAN_OPTIONS=halt_on_error=1:print_stacktrace=1 \
     PERFTKIT_MAX_NODES=100000 meson test -C build-sanitize --print-errorlogs --timeout-multiplier 4 \
     --no-suite readme --no-suite mpi
 echo "== all tests passed"
