@@ -10,17 +10,27 @@
 #include "../core/core.h"
 #include "../perft/count.h"
 #include "../perft/driver.h"
+#include "../perft/stats.h"
 #include "options.h"
 
 /* The running subcommand: its name and its streams. */
 /* How a run is counted: driver_run in one process, dist_run over MPI ranks. */
 typedef void (*CliRunner)(Driver *driver, const Position *root, int depth, const RunLimits *limits,
                           const RunHooks *hooks, RunReport *report);
+/* How statistics are counted: stats_run in one process, dist_stats_run over MPI ranks. */
+typedef RunStatus (*CliStatsRunner)(const Position *root, int depth, int threads, StatsTables *tables,
+                                    const RunLimits *limits, LeafStats *out);
+/* The runners a binary counts with. */
+typedef struct CliBackend {
+    CliRunner run;
+    CliStatsRunner stats;
+} CliBackend;
 
 struct Cli {
     const char *command; /* "count", ...; NULL before one is chosen */
     FILE *in, *out, *err;
     CliRunner run;       /* driver_run, unless the binary distributes (perft-mpi) */
+    CliStatsRunner stats; /* stats_run, likewise */
     bool worker;         /* an MPI rank other than 0: counts what it is given, and
                             writes no file (journals are rank 0's) */
     ZobristKeys keys;    /* the key set of --key-seed, made once by cli_use_keys */

@@ -103,7 +103,7 @@ int cmd_stats(Cli *cli, int argc, char **argv) {
         if (!limits_left(&limits, begun - start, leaves, &left, &run_status))
             break;
         LeafStats s;
-        run_status = stats_run(&pos, d, threads, tables, &left, &s);
+        run_status = cli->stats(&pos, d, threads, tables, &left, &s);
         if (run_status != RUN_COMPLETED)
             break;
         finished = d;

@@ -34,7 +34,8 @@ extern const CommandEntry cli_commands[];
  * initialised. */
 int cli_main(FILE *in, FILE *out, FILE *err, int argc, char **argv);
 
-/* The same with another runner (dist_run in perft-mpi), as an MPI worker or not. */
-int cli_main_with(FILE *in, FILE *out, FILE *err, CliRunner run, bool worker, int argc, char **argv);
+/* The same with other runners (dist_run and dist_stats_run in perft-mpi), as an MPI
+ * worker or not. */
+int cli_main_with(FILE *in, FILE *out, FILE *err, const CliBackend *backend, bool worker, int argc, char **argv);
 
 #endif

@@ -264,6 +264,15 @@ static bool plans_agree(const UnitSet *units) {
     return all == 1;
 }
 
+/* Every rank learns how rank 0's run ended, so all take the same next step (a second
+ * --verify pass, or none); collective. */
+static void share_outcome(RunReport *report) {
+    int words[2] = {(int)report->status, report->complete};
+    MPI_Bcast(words, 2, MPI_INT, 0, MPI_COMM_WORLD);
+    report->status = (RunStatus)words[0];
+    report->complete = words[1];
+}
+
 void dist_run(Driver *driver, const Position *root, int depth, const RunLimits *limits, const RunHooks *hooks,
               RunReport *report) {
     int rank = dist_rank(), ranks = dist_size();
@@ -272,6 +281,7 @@ void dist_run(Driver *driver, const Position *root, int depth, const RunLimits *
             driver_run(driver, root, depth, limits, hooks, report);
         else
             memset(report, 0, sizeof *report);
+        share_outcome(report);
         return;
     }
     double start = clock_seconds();
@@ -302,7 +312,7 @@ void dist_run(Driver *driver, const Position *root, int depth, const RunLimits *
         work(driver, root, depth, units);
         memset(report, 0, sizeof *report);
         report->depth = depth;
-        report->status = RUN_COMPLETED;
+        share_outcome(report);
         unit_set_destroy(planned);
         return;
     }
@@ -329,8 +339,69 @@ void dist_run(Driver *driver, const Position *root, int depth, const RunLimits *
     if (!report->complete && c.stop_reason != RUN_COMPLETED)
         report->status = c.stop_reason;
     report->seconds = clock_seconds() - start;
+    share_outcome(report);
     free(c.done);
     free(c.results);
     pthread_mutex_destroy(&c.lock);
     unit_set_destroy(planned);
+}
+
+/* One rank's turn at a unit of a statistics run: the unit's statistics weighted by its
+ * paths added to `sum`, or why it stopped. */
+static RunStatus stats_turn(const UnitSet *units, size_t unit, int depth, int threads, StatsTables *tables,
+                            const RunLimits *limits, double start, int ranks, LeafStats *sum) {
+    RunLimits left = limits ? *limits : (RunLimits){0};
+    if (left.max_seconds > 0) {
+        left.max_seconds -= clock_seconds() - start;
+        if (left.max_seconds <= 0)
+            return RUN_TIME_LIMIT;
+    }
+    if (left.max_nodes) {
+        Count share = left.max_nodes / (Count)ranks + 1;
+        if ((Count)sum->field[STAT_NODES] >= share)
+            return RUN_NODE_LIMIT;
+        left.max_nodes = share - sum->field[STAT_NODES];
+    }
+    Position pos;
+    LeafStats s;
+    unit_position(units, unit, &pos);
+    RunStatus status = stats_run(&pos, depth - unit_set_ply(units), threads, tables, &left, &s);
+    uint64_t paths = unit_paths(units, unit);
+    for (int f = 0; status == RUN_COMPLETED && f < STATS_FIELDS; f++)
+        sum->field[f] += s.field[f] * paths;
+    return status;
+}
+
+RunStatus dist_stats_run(const Position *root, int depth, int threads, StatsTables *tables, const RunLimits *limits,
+                         LeafStats *out) {
+    int rank = dist_rank(), ranks = dist_size();
+    memset(out, 0, sizeof *out);
+    int ply = depth - 5 < 1 ? 1 : depth - 5 > 3 ? 3 : depth - 5;
+    char error[160];
+    UnitSet *units = ranks > 1 && depth >= 2 ? unit_set_create(root, ply, 0, error, sizeof error) : NULL;
+    int have = units != NULL, all_have = 0;
+    MPI_Allreduce(&have, &all_have, 1, MPI_INT, MPI_MIN, MPI_COMM_WORLD);
+    if (!all_have || !plans_agree(units)) { /* nothing to spread (or no plan): rank 0 counts alone */
+        unit_set_destroy(units);
+        int status = rank == 0 ? (int)stats_run(root, depth, threads, tables, limits, out) : RUN_COMPLETED;
+        MPI_Bcast(&status, 1, MPI_INT, 0, MPI_COMM_WORLD); /* every rank goes on to the next depth, or none */
+        return (RunStatus)status;
+    }
+    size_t count = unit_set_count(units);
+    double start = clock_seconds();
+    LeafStats sum = {{0}};
+    int status = RUN_COMPLETED;
+    /* Turns deal the units out like cards, back and forth, so the largest are spread. */
+    for (size_t turn = 0; turn * (size_t)ranks < count; turn++) {
+        size_t seat = turn % 2 ? (size_t)(ranks - 1 - rank) : (size_t)rank, unit = turn * (size_t)ranks + seat;
+        int mine = unit < count ? (int)stats_turn(units, unit, depth, threads, tables, limits, start, ranks, &sum)
+                                : RUN_COMPLETED;
+        MPI_Allreduce(&mine, &status, 1, MPI_INT, MPI_MAX, MPI_COMM_WORLD);
+        if (status != RUN_COMPLETED)
+            break;
+    }
+    if (status == RUN_COMPLETED)
+        MPI_Reduce(sum.field, rank == 0 ? out->field : NULL, STATS_FIELDS, MPI_UINT64_T, MPI_SUM, 0, MPI_COMM_WORLD);
+    unit_set_destroy(units);
+    return (RunStatus)status;
 }

@@ -64,27 +64,47 @@ Test(cli, divide_of_chess960_writes_king_takes_rook) {
 }
 
 /* Starts `perft ARGS...` (NULL-ended), lets it run `seconds`, then sends `signal_number`;
- * returns the wait status. */
-static int run_and_signal(double seconds, int signal_number, char *const args[]) {
+ * returns the wait status. With `text`, the program's stdout is read into it (NUL-ended,
+ * at most `size` - 1 bytes); else it goes to /dev/null. */
+static int signalled_run(double seconds, int signal_number, char *const args[], char *text, size_t size) {
     const char *bin = getenv("PERFTKIT_BIN");
     cr_assert(bin, "PERFTKIT_BIN is not set");
+    int out[2];
+    cr_assert_eq(pipe(out), 0);
     pid_t pid = fork();
     cr_assert(pid >= 0);
     if (pid == 0) {
         char *argv[32] = {(char *)bin};
         for (int i = 0; args[i] && i < 30; i++)
             argv[i + 1] = args[i];
-        freopen("/dev/null", "w", stdout);
+        if (text)
+            dup2(out[1], STDOUT_FILENO);
+        else
+            freopen("/dev/null", "w", stdout);
+        close(out[0]);
+        close(out[1]);
         freopen("/dev/null", "w", stderr);
         execv(bin, argv);
         _exit(127);
     }
+    close(out[1]);
     struct timespec pause = {(time_t)seconds, (long)((seconds - (double)(time_t)seconds) * 1e9)};
     nanosleep(&pause, NULL);
     kill(pid, signal_number);
+    size_t n = 0;
+    ssize_t got;
+    while (text && (got = read(out[0], text + n, size - 1 - n)) > 0)
+        n += (size_t)got;
+    if (text)
+        text[n] = '\0';
+    close(out[0]);
     int status;
     cr_assert_eq(waitpid(pid, &status, 0), pid);
     return status;
+}
+
+static int run_and_signal(double seconds, int signal_number, char *const args[]) {
+    return signalled_run(seconds, signal_number, args, NULL, 0);
 }
 
 /* True when the journal at `path` holds at least one whole line (its header). */
@@ -269,28 +289,8 @@ Test(cli, suite_ctrl_c_prints_what_finished_the_summary_and_exits_130) {
           "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1 ;D1 20 ;D9 2439530234167 ;id initial\n",
           f);
     fclose(f);
-    const char *bin = getenv("PERFTKIT_BIN");
-    int out[2];
-    cr_assert_eq(pipe(out), 0);
-    pid_t child = fork();
-    if (child == 0) {
-        dup2(out[1], STDOUT_FILENO);
-        close(out[0]);
-        execl(bin, bin, "suite", "-t", "2", path, (char *)NULL);
-        _exit(127);
-    }
-    close(out[1]);
-    nanosleep(&(struct timespec){0, 500 * 1000 * 1000}, NULL);
-    kill(child, SIGINT);
     char text[65536];
-    size_t n = 0;
-    ssize_t got;
-    while ((got = read(out[0], text + n, sizeof text - 1 - n)) > 0)
-        n += (size_t)got;
-    text[n] = '\0';
-    close(out[0]);
-    int status;
-    waitpid(child, &status, 0);
+    int status = signalled_run(0.5, SIGINT, (char *[]){"suite", "-t", "2", path, NULL}, text, sizeof text);
     unlink(path);
     cr_assert(WIFEXITED(status) && WEXITSTATUS(status) == 130, "status %d: %s", status, text);
     cr_assert(strstr(text, "pass  kings "), "%s", text);
@@ -465,28 +465,8 @@ Test(cli, time_limit_stops_a_deep_count) {
 }
 
 Test(cli, ctrl_c_prints_what_was_finished_and_exits_130) {
-    const char *bin = getenv("PERFTKIT_BIN");
-    int out[2];
-    cr_assert_eq(pipe(out), 0);
-    pid_t child = fork();
-    if (child == 0) {
-        dup2(out[1], STDOUT_FILENO);
-        close(out[0]);
-        execl(bin, bin, "count", "-d", "12", "-t", "2", (char *)NULL);
-        _exit(127);
-    }
-    close(out[1]);
-    nanosleep(&(struct timespec){0, 500 * 1000 * 1000}, NULL);
-    kill(child, SIGINT);
     char text[65536];
-    size_t n = 0;
-    ssize_t got;
-    while ((got = read(out[0], text + n, sizeof text - 1 - n)) > 0)
-        n += (size_t)got;
-    text[n] = '\0';
-    close(out[0]);
-    int status;
-    waitpid(child, &status, 0);
+    int status = signalled_run(0.5, SIGINT, (char *[]){"count", "-d", "12", "-t", "2", NULL}, text, sizeof text);
     cr_assert(WIFEXITED(status) && WEXITSTATUS(status) == 130, "status %d: %s", status, text);
     cr_assert(strstr(text, "status: interrupted\n"), "%s", text);
     cr_assert(strstr(text, "perft(12) >= "), "%s", text);
