@@ -8,13 +8,16 @@
  * rank is busy to the end; units are handed out largest first, as the plan lists them. */
 #include "dist.h"
 
+#include <fcntl.h>
 #include <mpi.h>
 #include <pthread.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 #include <time.h>
+#include <unistd.h>
 
 #include "../perft/clock.h"
 
@@ -264,6 +267,57 @@ static bool plans_agree(const UnitSet *units) {
     return all == 1;
 }
 
+/* Ranks on one machine share one set of tables, as threads do: the node's first rank
+ * makes a POSIX shared-memory object of the size every rank asked for (--hash is then
+ * per machine, not per rank), the others map the same object, and each rank's own
+ * tables are given up. The object's name is removed as soon as all have mapped it, so
+ * nothing is left behind. Where it cannot be made (no room in /dev/shm), every rank
+ * keeps its own tables and rank 0 says so. Collective. */
+static void share_tables(Driver *driver) {
+    MPI_Comm node;
+    int node_rank = 0, node_size = 1;
+    MPI_Comm_split_type(MPI_COMM_WORLD, MPI_COMM_TYPE_SHARED, 0, MPI_INFO_NULL, &node);
+    MPI_Comm_rank(node, &node_rank);
+    MPI_Comm_size(node, &node_size);
+    size_t length = driver->tables.bytes;
+    int have = driver->tables.memory && !driver->tables.adopted, all_have = 0;
+    MPI_Allreduce(&have, &all_have, 1, MPI_INT, MPI_MIN, node);
+    if (node_size == 1 || !all_have) {
+        MPI_Comm_free(&node);
+        return;
+    }
+    char name[64] = "";
+    int fd = -1, made = 0;
+    if (node_rank == 0) {
+        snprintf(name, sizeof name, "/perftkit-tables-%ld-%d", (long)getpid(), dist_rank());
+        fd = shm_open(name, O_RDWR | O_CREAT | O_EXCL, 0600);
+        /* allocated now, not on first touch: a full /dev/shm is an error here, not a
+         * SIGBUS in the middle of the run */
+        made = fd >= 0 && ftruncate(fd, (off_t)length) == 0 && posix_fallocate(fd, 0, (off_t)length) == 0;
+    }
+    MPI_Bcast(&made, 1, MPI_INT, 0, node);
+    MPI_Bcast(name, sizeof name, MPI_CHAR, 0, node);
+    if (made && node_rank != 0)
+        fd = shm_open(name, O_RDWR, 0);
+    void *memory = made && fd >= 0 ? mmap(NULL, length, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0) : MAP_FAILED;
+    if (fd >= 0)
+        close(fd);
+    int mapped = memory != MAP_FAILED, all_mapped = 0;
+    MPI_Allreduce(&mapped, &all_mapped, 1, MPI_INT, MPI_MIN, node);
+    if (node_rank == 0 && name[0])
+        shm_unlink(name);
+    if (all_mapped) {
+        table_set_adopt(&driver->tables, memory);
+    } else {
+        if (mapped)
+            munmap(memory, length);
+        if (dist_rank() == 0)
+            fprintf(stderr, "perft-mpi: no room for %zu MB of shared tables in /dev/shm: each rank keeps its own\n",
+                    length >> 20);
+    }
+    MPI_Comm_free(&node);
+}
+
 /* Every rank learns how rank 0's run ended, so all take the same next step (a second
  * --verify pass, or none); collective. */
 static void share_outcome(RunReport *report) {
@@ -284,6 +338,7 @@ void dist_run(Driver *driver, const Position *root, int depth, const RunLimits *
         share_outcome(report);
         return;
     }
+    share_tables(driver);
     double start = clock_seconds();
     char error[160];
     /* Rank 0's plan rules (a resumed run plans at its journal's ply, which the other

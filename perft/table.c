@@ -44,6 +44,20 @@ bool table_set_create(TableSet *set, size_t bytes, char *error, size_t error_siz
     return true;
 }
 
+void table_set_adopt(TableSet *set, void *memory) {
+    for (int depth = 0; depth <= TABLE_MAX_DEPTH; depth++)
+        if (set->by_depth[depth].buckets)
+            set->by_depth[depth].buckets =
+                (char *)memory + ((char *)set->by_depth[depth].buckets - (char *)set->memory);
+    if (set->memory && !set->adopted)
+        munmap(set->memory, set->bytes);
+#ifdef MADV_HUGEPAGE
+    madvise(memory, set->bytes, MADV_HUGEPAGE);
+#endif
+    set->memory = memory;
+    set->adopted = true;
+}
+
 void table_set_destroy(TableSet *set) {
     if (set->memory)
         munmap(set->memory, set->bytes);

@@ -73,6 +73,7 @@ typedef struct TableSet {
     Table by_depth[TABLE_MAX_DEPTH + 1];
     void *memory;
     size_t bytes;
+    bool adopted; /* the memory came from table_set_adopt (shared with other processes) */
 } TableSet;
 
 /* Spreads `bytes` over remaining depths 2, 3, ...: depth 2 (the deepest hashed ply,
@@ -82,6 +83,11 @@ typedef struct TableSet {
  * false, with the reason, when the memory is refused. */
 bool table_set_create(TableSet *set, size_t bytes, char *error, size_t error_size);
 void table_set_destroy(TableSet *set);
+
+/* Moves a created set's tables to `memory`: set->bytes of zeroed memory mapped by the
+ * caller (a mapping other processes share: the tables are lockless, so they may). The
+ * set's own memory is unmapped; the new memory is the set's, unmapped on destroy. */
+void table_set_adopt(TableSet *set, void *memory);
 
 /* Empties every table (for runs that must not profit from earlier ones). */
 void table_set_clear(TableSet *set);
