@@ -66,10 +66,6 @@ bool cli_driver(const Cli *cli, RunOptions *run, int depth, Driver *driver);
 typedef struct StatsTables StatsTables;
 bool cli_stats_tables(const Cli *cli, RunOptions *run, int depth, StatsTables **tables, int *threads);
 
-/* True when `stream` is a terminal that can redraw a line (not TERM=dumb): only then
- * is progress shown. */
-bool cli_is_terminal(FILE *stream);
-
 /* Flushes cli->out; EXIT_OK, or the exit status after saying that writing failed. */
 int cli_flush(const Cli *cli);
 
