@@ -25,6 +25,9 @@ struct Cli {
                             writes no file (journals are rank 0's) */
     ZobristKeys keys;    /* the key set of --key-seed, made once by cli_use_keys */
     bool keys_made;
+    CliDescribe describe; /* NULL; else cli_parse hands it the option table instead of
+                             parsing, and the subcommand returns EXIT_OK at once */
+    void *describe_context;
 };
 
 enum {
@@ -65,6 +68,7 @@ bool cli_driver(const Cli *cli, RunOptions *run, int depth, Driver *driver);
  * the memory is refused. */
 typedef struct StatsTables StatsTables;
 bool cli_stats_tables(const Cli *cli, RunOptions *run, int depth, StatsTables **tables, int *threads);
+
 
 /* Flushes cli->out; EXIT_OK, or the exit status after saying that writing failed. */
 int cli_flush(const Cli *cli);

@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
 # test_install.sh BUILD_DIR PREFIX VERSION SOVERSION CC SANITIZE EXAMPLE — installs the
 # build into a temporary --destdir and checks what a user of the installed copy gets:
-# the library (shared with its soname, exporting only perftkit_*; static), the headers
-# and perftkit.pc; then builds examples/perft_example.c
+# the library (shared with its soname, exporting only perftkit_*; static), the headers,
+# perftkit.pc, the man page and the bash completion; then builds examples/perft_example.c
 # with pkg-config against that tree, shared and static, runs both and checks their counts.
 set -euo pipefail
 build=$1 prefix=$2 version=$3 soversion=$4 cc=$5 sanitize=$6 example=$7
@@ -18,7 +18,8 @@ meson install -C "$build" --destdir "$root" --no-rebuild >"$log" 2>&1 ||
     { cat "$log" >&2; fail "meson install --destdir failed"; }
 tree=$root$prefix
 
-for file in include/perftkit/perftkit.h include/perftkit/perftkit_version.h bin/perft; do
+for file in include/perftkit/perftkit.h include/perftkit/perftkit_version.h bin/perft \
+            share/man/man1/perft.1 share/bash-completion/completions/perft; do
     [ -f "$tree/$file" ] || fail "$file is not installed"
 done
 pc=$(find "$tree" -name perftkit.pc | head -1)
