@@ -332,7 +332,9 @@ Test(api, a_copy_is_independent) {
     cr_assert_eq(perftkit_unmake_move(copy), PERFTKIT_OK, "the copy takes back the moves made before it");
     cr_assert_str_eq(fen_of(copy), STARTPOS);
     cr_assert_eq(perftkit_unmake_move(pos), PERFTKIT_OK);
+    perftkit_position_free(copy);
     cr_assert_eq(perftkit_position_copy(NULL, &copy), PERFTKIT_ERROR_ARGUMENT);
+    cr_assert_null(copy);
     perftkit_position_free(pos);
 }
 
