@@ -114,9 +114,10 @@ PerftkitStatus perftkit_position_new(PerftkitPosition **out) {
 }
 
 PerftkitStatus perftkit_position_copy(const PerftkitPosition *pos, PerftkitPosition **out) {
+    if (out)
+        *out = NULL;
     if (!pos || !out)
         return PERFTKIT_ERROR_ARGUMENT;
-    *out = NULL;
     PerftkitPosition *p = malloc(sizeof *p);
     if (!p)
         return PERFTKIT_ERROR_MEMORY;

@@ -129,6 +129,7 @@ static bool offers(const char *list, const char *word) {
     char line[512];
     snprintf(line, sizeof line, "\n%s\n", word);
     char *padded = malloc(strlen(list) + 2);
+    cr_assert(padded);
     sprintf(padded, "\n%s", list);
     bool found = strstr(padded, line) != NULL;
     free(padded);
