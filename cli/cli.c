@@ -165,12 +165,6 @@ bool cli_stats_tables(const Cli *cli, RunOptions *run, int depth, StatsTables **
     return *tables != NULL;
 }
 
-bool cli_is_terminal(FILE *stream) {
-    int fd = fileno(stream);
-    const char *term = getenv("TERM");
-    return fd >= 0 && isatty(fd) && !(term && !strcmp(term, "dumb"));
-}
-
 int cli_write_failed(const Cli *cli) {
     return cli_error(cli, "cannot write the output: %s", strerror(errno ? errno : EIO));
 }

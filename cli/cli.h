@@ -35,6 +35,9 @@ struct Cli {
                             writes no file (journals are rank 0's) */
     ZobristKeys keys;    /* the key set of --key-seed, made once by cli_use_keys */
     bool keys_made;
+    CliDescribe describe; /* NULL; else cli_parse hands it the option table instead of
+                             parsing, and the subcommand returns EXIT_OK at once */
+    void *describe_context;
 };
 
 enum {
@@ -76,9 +79,6 @@ bool cli_driver(const Cli *cli, RunOptions *run, int depth, Driver *driver);
 typedef struct StatsTables StatsTables;
 bool cli_stats_tables(const Cli *cli, RunOptions *run, int depth, StatsTables **tables, int *threads);
 
-/* True when `stream` is a terminal that can redraw a line (not TERM=dumb): only then
- * is progress shown. */
-bool cli_is_terminal(FILE *stream);
 
 /* Flushes cli->out; EXIT_OK, or the exit status after saying that writing failed. */
 int cli_flush(const Cli *cli);

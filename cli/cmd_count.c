@@ -7,6 +7,7 @@
 #include <unistd.h>
 
 #include "../io/journal.h"
+#include "../io/terminal.h"
 #include "../io/text.h"
 #include "../perft/clock.h"
 #include "../perft/driver.h"
@@ -563,7 +564,7 @@ static int run_command(Cli *cli, int argc, char **argv, bool divide) {
     limits.interrupt = cli_catch_stop_signals(); /* SIGTERM and SIGHUP stop a run as Ctrl-C does */
 
     Tracer tracer = {o.json ? cli->err : cli->out, clock_seconds(), 0, 0, cli->err,
-                     !cli->worker && !o.quiet && !o.json && cli_is_terminal(cli->err), NULL};
+                     !cli->worker && !o.quiet && !o.json && terminal_redraws(cli->err), NULL};
     RunReport *iterations = calloc(PERFT_MAX_DEPTH + 3, sizeof *iterations);
     if (!iterations) {
         driver_destroy(&driver);

@@ -25,7 +25,8 @@ const CommandEntry cli_commands[] = {
 static void print_usage(FILE *out) {
     fputs("usage: perft COMMAND [OPTIONS]\n"
           "       perft COMMAND --help     options of one command\n"
-          "       perft --version\n\n"
+          "       perft --version\n"
+          "       perft --man-page | --bash-completion   the man page (roff), the bash completion\n\n"
           "perftkit counts the legal move paths of chess positions exactly and fast.\n\n"
           "Commands:\n",
           out);
@@ -75,6 +76,10 @@ int cli_main_with(FILE *in, FILE *out, FILE *err, const CliBackend *backend, boo
         fprintf(out, "perft (perftkit) %s, commit %s\nbuild: %s, %s\n", PERFTKIT_VERSION, PERFTKIT_GIT_COMMIT,
                 PERFTKIT_BUILD_OPTIONS, PERFTKIT_COMPILER);
         return fflush(out) == 0 ? EXIT_OK : EXIT_BAD_INPUT;
+    }
+    if (!strcmp(first, "--man-page") || !strcmp(first, "--bash-completion")) {
+        (first[2] == 'm' ? cli_man_page : cli_bash_completion)(out);
+        return fflush(out) == 0 && !ferror(out) ? EXIT_OK : cli_write_failed(&cli);
     }
     const CommandEntry *c = find_command(first);
     if (!c)
