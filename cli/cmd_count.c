@@ -530,9 +530,8 @@ static int run_command(Cli *cli, int argc, char **argv, bool divide) {
     int status = parse_options(cli, argc, argv, divide, &o);
     if (status != CLI_CONTINUE)
         return status;
-    if (!cli_position(cli, &o.position, &pos))
+    if (!cli_keyed_position(cli, &o.position, &o.run, &pos))
         return EXIT_BAD_INPUT;
-    cli_use_keys(cli, &o.run, &pos);
     bool journaled = o.journal || o.resume;
     if (divide && o.stats && (journaled || o.verify || o.split_ply))
         return cli_error(cli, "--stats takes no --journal, --resume, --verify or --split-ply");

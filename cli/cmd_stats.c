@@ -81,9 +81,8 @@ int cmd_stats(Cli *cli, int argc, char **argv) {
     int status = parse_options(cli, argc, argv, &o);
     if (status != CLI_CONTINUE)
         return status;
-    if (!cli_position(cli, &o.position, &pos))
+    if (!cli_keyed_position(cli, &o.position, &o.run, &pos))
         return EXIT_BAD_INPUT;
-    cli_use_keys(cli, &o.run, &pos);
     StatsTables *tables;
     int threads;
     if (!cli_stats_tables(cli, &o.run, (int)o.depth, &tables, &threads))
