@@ -6,8 +6,12 @@
 
 #include "config.h"
 
-static const char *const column_titles[STATS_FIELDS] = {"nodes", "captures", "e.p.", "castles", "promotions",
-                                                        "checks", "discovery", "double", "mates"};
+/* The wiki's columns, then the Grand Chess Tree's classes: "chk" for checks that do
+ * not mate, "mate" for mates; "disc" a discovered check, "dbl disc" two of them. */
+static const char *const column_titles[STATS_FIELDS] = {
+    "nodes", "captures", "e.p.", "castles", "promotions", "checks", "discovery", "double", "mates",
+    "chk direct", "chk disc", "chk dir+disc", "chk dbl disc", "mate direct", "mate disc", "mate dir+disc",
+    "mate dbl disc"};
 
 void report_stats_header(FILE *out, const char *first_column) {
     fprintf(out, "%-8s", first_column);

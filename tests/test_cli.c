@@ -321,9 +321,11 @@ Test(cli, stats_prints_the_wiki_columns) {
     cr_assert(strstr(run.out, "depth              nodes      captures          e.p.       castles    promotions"),
               "%s", run.out);
     /* The wiki's row for depth 5: nodes, captures, e.p., castles, promotions, checks,
-     * discovery checks, double checks, mates. */
+     * discovery checks, double checks, mates; then the Grand Chess Tree's classes. */
     cr_assert(strstr(run.out, "5                4865609         82719           258             0             0"
-                              "         27351             6             0           347\n"),
+                              "         27351             6             0           347"
+                              "         26998             6             0             0"
+                              "           347             0             0             0\n"),
               "%s", run.out);
     /* A limit stops the binary inside depth 5 (4,865,609 leaves): depths 1-4 stay. */
     run = run_perft("stats -d 8 --hash 16 --max-nodes 1000000", false);
