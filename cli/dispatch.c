@@ -13,6 +13,7 @@ const CommandEntry cli_commands[] = {
     {"suite", cmd_suite, "check positions against known counts (built-in quick set by default)"},
     {"stats", cmd_stats, "captures, e.p., castles, promotions, checks, mates at every depth"},
     {"unique", cmd_unique, "distinct positions at every ply"},
+    {"show", cmd_show, "the position as a board: FEN fields, key, checkers, pins, legal moves"},
     {"verify", cmd_verify, "cross-checks: checking moves, move classes, mirror, hashing, keys, notation"},
     {"uci", cmd_uci, "a UCI engine for `go perft` on stdin/stdout"},
     {"perftree", cmd_perftree, "the perftree tool's script interface: DEPTH FEN [MOVES]"},
