@@ -11,7 +11,7 @@ const CommandEntry cli_commands[] = {
     {"divide", cmd_divide, "the count below each legal root move, then the total"},
     {"units", cmd_units, "the work units of a run: distinct positions at a ply, with multiplicities"},
     {"suite", cmd_suite, "check positions against known counts (built-in quick set by default)"},
-    {"stats", cmd_stats, "captures, e.p., castles, promotions, checks, mates at every depth"},
+    {"stats", cmd_stats, "captures, e.p., castles, promotions, checks by class, mates at every depth"},
     {"unique", cmd_unique, "distinct positions at every ply"},
     {"show", cmd_show, "the position as a board: FEN fields, key, checkers, pins, legal moves"},
     {"verify", cmd_verify, "cross-checks: checking moves, move classes, mirror, hashing, keys, notation"},
