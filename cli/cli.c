@@ -75,6 +75,13 @@ void cli_use_keys(Cli *cli, const RunOptions *run, Position *pos) {
     pos_set_keys(pos, &cli->keys);
 }
 
+bool cli_keyed_position(Cli *cli, const PositionOptions *options, const RunOptions *run, Position *pos) {
+    if (!cli_position(cli, options, pos))
+        return false;
+    cli_use_keys(cli, run, pos);
+    return true;
+}
+
 void cli_run_defaults(RunOptions *run) {
     memset(run, 0, sizeof *run);
     run->hash_mb = -1;

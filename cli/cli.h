@@ -65,6 +65,10 @@ bool cli_position(const Cli *cli, const PositionOptions *options, Position *pos)
  * seed); the set is made once, before any counting, and kept in the Cli. */
 void cli_use_keys(Cli *cli, const RunOptions *run, Position *pos);
 
+/* cli_position, then cli_use_keys: the position of a counting subcommand, keyed by
+ * --key-seed; false after printing why. */
+bool cli_keyed_position(Cli *cli, const PositionOptions *options, const RunOptions *run, Position *pos);
+
 /* The defaults of the run options: every processor, hash by depth, the fixed seed. */
 void cli_run_defaults(RunOptions *run);
 

@@ -19,6 +19,7 @@ int cmd_check(Cli *cli, int argc, char **argv);
 int cmd_bench(Cli *cli, int argc, char **argv);
 int cmd_results(Cli *cli, int argc, char **argv);
 int cmd_units(Cli *cli, int argc, char **argv);
+int cmd_show(Cli *cli, int argc, char **argv);
 
 typedef struct CommandEntry {
     const char *name;

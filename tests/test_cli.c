@@ -321,9 +321,11 @@ Test(cli, stats_prints_the_wiki_columns) {
     cr_assert(strstr(run.out, "depth              nodes      captures          e.p.       castles    promotions"),
               "%s", run.out);
     /* The wiki's row for depth 5: nodes, captures, e.p., castles, promotions, checks,
-     * discovery checks, double checks, mates. */
+     * discovery checks, double checks, mates; then the Grand Chess Tree's classes. */
     cr_assert(strstr(run.out, "5                4865609         82719           258             0             0"
-                              "         27351             6             0           347\n"),
+                              "         27351             6             0           347"
+                              "         26998             6             0             0"
+                              "           347             0             0             0\n"),
               "%s", run.out);
     /* A limit stops the binary inside depth 5 (4,865,609 leaves): depths 1-4 stay. */
     run = run_perft("stats -d 8 --hash 16 --max-nodes 1000000", false);
@@ -608,4 +610,25 @@ Test(cli, bench_json_pipes_into_a_parser_and_results_reads_what_it_stored) {
     cr_assert(run.status == 0 && strstr(run.out, "usage: perft bench"), "%s", run.out);
     run = run_perft("results --help", false);
     cr_assert(run.status == 0 && strstr(run.out, "usage: perft results"), "%s", run.out);
+}
+
+/* perft show's colours depend on the terminal and the environment; only the binary on
+ * a real pseudo-terminal (script) can show that. */
+Test(cli, show_colours_a_terminal_only_never_with_no_color_or_a_dumb_terminal) {
+    const char *bin = getenv("PERFTKIT_BIN");
+    cr_assert(bin, "PERFTKIT_BIN is not set (run the tests through meson test)");
+    Run run = run_command("script -qec \"env -u NO_COLOR TERM=xterm-256color '%s' show --fan\" /dev/null", bin);
+    cr_assert(strstr(run.out, "\033[48;5;137m\033[1;97m \u2656 "), "no colours on a terminal: %s", run.out);
+    cr_assert(strstr(run.out, "Legal moves: 20"), "%s", run.out);
+    static const char *const plain[] = {"NO_COLOR=1 TERM=xterm-256color", "NO_COLOR= TERM=xterm-256color",
+                                        "TERM=dumb"};
+    for (int i = 0; i < 3; i++) {
+        run = run_command("script -qec \"env -u NO_COLOR %s '%s' show --fan\" /dev/null", plain[i], bin);
+        cr_assert(strstr(run.out, " 1 \u2656 \u2658 \u2657 \u2655 \u2654 \u2657 \u2658 \u2656 1"), "%s: %s",
+                  plain[i], run.out);
+        cr_assert_null(strchr(run.out, '\033'), "colours with %s: %s", plain[i], run.out);
+    }
+    run = run_command("env -u NO_COLOR TERM=xterm-256color '%s' show | cat", bin);
+    cr_assert(strstr(run.out, " 1 R N B Q K B N R 1\n"), "%s", run.out);
+    cr_assert_null(strchr(run.out, '\033'), "colours into a pipe: %s", run.out);
 }

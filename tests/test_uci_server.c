@@ -59,6 +59,29 @@ Test(uci_server, plays_the_moves_of_a_position_command) {
     free(out);
 }
 
+Test(uci_server, d_shows_the_board_as_perft_show_does) {
+    /* After 1. e4 e5 2. Bc4 Nc6 3. Qh5 Nf6 4. Qxf7#: the board, the FEN, the checker
+     * and no legal move; then a position with a pin. No colour: not a terminal. */
+    char *out = serve("position startpos moves e2e4 e7e5 f1c4 b8c6 d1h5 g8f6 h5f7\nd\n"
+                      "position fen 4k3/8/8/8/1b6/8/3N4/4K2r w - - 0 1\nd\nisready\n");
+    cr_assert(strstr(out, "   a b c d e f g h\n"
+                          " 8 r . b q k b . r 8\n"
+                          " 7 p p p p . Q p p 7\n"
+                          " 6 . . n . . n . . 6\n"
+                          " 5 . . . . p . . . 5\n"
+                          " 4 . . B . P . . . 4\n"
+                          " 3 . . . . . . . . 3\n"
+                          " 2 P P P P . P P P 2\n"
+                          " 1 R N B . K . N R 1\n"
+                          "   a b c d e f g h\n\n"
+                          "Fen: r1bqkb1r/pppp1Qpp/2n2n2/4p3/2B1P3/8/PPPP1PPP/RNB1K1NR b KQkq - 0 4\n"),
+              "%s", out);
+    cr_assert(strstr(out, "\nCheckers: Qf7\nPinned: -\nLegal moves: 0 (checkmate)\n"), "%s", out);
+    cr_assert(strstr(out, "\nCheckers: Rh1\nPinned: Nd2\nLegal moves: 2\n  Ke2 Kf2\nreadyok\n"), "%s", out);
+    cr_assert_null(strchr(out, '\033'), "%s", out);
+    free(out);
+}
+
 Test(uci_server, chess960_castling_is_written_king_takes_rook) {
     char *out = serve("setoption name UCI_Chess960 value true\n"
                       "position fen r1k1r2q/p1ppp1pp/8/8/8/8/P1PPP1PP/R1K1R2Q w KQkq - 0 1\ngo perft 1\n");
