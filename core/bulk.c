@@ -14,6 +14,7 @@
 #include <stddef.h>
 
 #include "movegen.h"
+#include "threats.h"
 
 /* A node as the bulk counter sees it: bitboards, side, rights, e.p.; the castling
  * geometry stays in the root's Position, which every call carries along. */
@@ -36,43 +37,9 @@ typedef struct BulkBoard {
 typedef enum { MODE_COUNT, MODE_REPLIES, MODE_SUBTREE } Mode;
 
 /* The side to move's view of a node, computed once: checkers and check mask, pins. */
-typedef struct Threats {
-    Bitboard checkers;
-    Bitboard check_mask;
-    Bitboard pin_straight;
-    Bitboard pin_diagonal;
-} Threats;
-
 static ALWAYS_INLINE Threats find_threats(const BulkBoard *b, Color us, Square king) {
-    Color them = !us;
-    Bitboard theirs = b->color[them], occupied = b->color[WHITE] | b->color[BLACK];
-    Threats t = {((atk_knight(king) & b->knights) | (atk_pawn(us, king) & b->pawns)) & theirs, 0, 0, 0};
-    Bitboard check_ray = 0;
-    /* Looking through our own men finds checkers (no man between) and pinners (one). */
-    Bitboard snipers = atk_rook(king, theirs) & b->straight & theirs;
-    while (snipers) {
-        Square s = bb_pop(&snipers);
-        Bitboard ray = atk_between(king, s), blockers = ray & occupied;
-        if (!blockers) {
-            t.checkers |= bb_square(s);
-            check_ray |= ray;
-        } else if (!bb_several(blockers)) {
-            t.pin_straight |= ray | bb_square(s);
-        }
-    }
-    snipers = atk_bishop(king, theirs) & b->diagonal & theirs;
-    while (snipers) {
-        Square s = bb_pop(&snipers);
-        Bitboard ray = atk_between(king, s), blockers = ray & occupied;
-        if (!blockers) {
-            t.checkers |= bb_square(s);
-            check_ray |= ray;
-        } else if (!bb_several(blockers)) {
-            t.pin_diagonal |= ray | bb_square(s);
-        }
-    }
-    t.check_mask = check_ray | t.checkers;
-    return t;
+    return gen_threats(us, king, b->color[WHITE] | b->color[BLACK], b->color[!us], b->knights, b->pawns, b->straight,
+                       b->diagonal);
 }
 
 /* The squares of `need` that colour `them` does not attack once our king has left
@@ -200,7 +167,6 @@ static ALWAYS_INLINE void reuse_setup(Reuse *r, const BulkBoard *b, const Positi
 }
 
 static int count_side(const BulkBoard *b, const Position *geo, Color us, bool rights, bool may_ep);
-static ALWAYS_INLINE Threats find_threats(const BulkBoard *b, Color us, Square king);
 static int king_count(const BulkBoard *b, const Position *geo, Color us, bool rights);
 
 /* The pawn moves of side `us`, counted: promotions four times. */
@@ -374,6 +340,21 @@ static ALWAYS_INLINE uint64_t emit_piece(const BulkBoard *b, const Position *geo
     return sum;
 }
 
+/* The moves of every man of `movers`, all moving as `moved` (as in emit_piece), to
+ * `targets`: counted (COUNT) or visited. */
+static ALWAYS_INLINE uint64_t men_of_kind(const BulkBoard *b, const Position *geo, Color us, bool rights, Mode mode,
+                                          int depth, Reuse *r, PieceType moved, Bitboard movers, Bitboard occupied,
+                                          Bitboard targets) {
+    uint64_t sum = 0;
+    while (movers) {
+        Square from = bb_pop(&movers);
+        Bitboard to = atk_piece(moved, from, occupied) & targets;
+        sum += mode == MODE_COUNT ? (uint64_t)bb_count(to)
+                                  : emit_piece(b, geo, us, rights, mode, depth, r, moved, from, to);
+    }
+    return sum;
+}
+
 /* Pawn moves onto `targets`, each made by the step `step`; those reaching the last
  * rank become four promotions. `twice`: double pushes, which may leave an e.p. square. */
 static ALWAYS_INLINE uint64_t emit_pawns(const BulkBoard *b, const Position *geo, Color us, bool rights, Mode mode,
@@ -432,38 +413,13 @@ static ALWAYS_INLINE uint64_t men_moves(const BulkBoard *b, const Position *geo,
     Bitboard targets = ~ours & check_mask;
     Bitboard pin_s = t->pin_straight, pin_d = t->pin_diagonal, pinned = pin_s | pin_d;
 
-    Bitboard movers = b->knights & ours & ~pinned;
-    while (movers) {
-        Square from = bb_pop(&movers);
-        Bitboard to = atk_knight(from) & targets;
-        sum += mode == MODE_COUNT ? (uint64_t)bb_count(to) : emit_piece(b, geo, us, rights, mode, depth, r, KNIGHT, from, to);
-    }
-    Bitboard diagonal = b->diagonal & ours & ~pin_s;
-    movers = diagonal & ~pin_d;
-    while (movers) {
-        Square from = bb_pop(&movers);
-        Bitboard to = atk_bishop(from, occupied) & targets;
-        sum += mode == MODE_COUNT ? (uint64_t)bb_count(to) : emit_piece(b, geo, us, rights, mode, depth, r, BISHOP, from, to);
-    }
-    movers = diagonal & pin_d;
-    while (movers) {
-        Square from = bb_pop(&movers);
-        Bitboard to = atk_bishop(from, occupied) & targets & pin_d;
-        sum += mode == MODE_COUNT ? (uint64_t)bb_count(to) : emit_piece(b, geo, us, rights, mode, depth, r, BISHOP, from, to);
-    }
-    Bitboard straight = b->straight & ours & ~pin_d;
-    movers = straight & ~pin_s;
-    while (movers) {
-        Square from = bb_pop(&movers);
-        Bitboard to = atk_rook(from, occupied) & targets;
-        sum += mode == MODE_COUNT ? (uint64_t)bb_count(to) : emit_piece(b, geo, us, rights, mode, depth, r, ROOK, from, to);
-    }
-    movers = straight & pin_s;
-    while (movers) {
-        Square from = bb_pop(&movers);
-        Bitboard to = atk_rook(from, occupied) & targets & pin_s;
-        sum += mode == MODE_COUNT ? (uint64_t)bb_count(to) : emit_piece(b, geo, us, rights, mode, depth, r, ROOK, from, to);
-    }
+    sum += men_of_kind(b, geo, us, rights, mode, depth, r, KNIGHT, b->knights & ours & ~pinned, occupied, targets);
+    /* Queens are met twice, once per direction kind; a pinned slider keeps to its ray. */
+    Bitboard diagonal = b->diagonal & ours & ~pin_s, straight = b->straight & ours & ~pin_d;
+    sum += men_of_kind(b, geo, us, rights, mode, depth, r, BISHOP, diagonal & ~pin_d, occupied, targets);
+    sum += men_of_kind(b, geo, us, rights, mode, depth, r, BISHOP, diagonal & pin_d, occupied, targets & pin_d);
+    sum += men_of_kind(b, geo, us, rights, mode, depth, r, ROOK, straight & ~pin_s, occupied, targets);
+    sum += men_of_kind(b, geo, us, rights, mode, depth, r, ROOK, straight & pin_s, occupied, targets & pin_s);
 
     /* Pawns: unpinned pawns move freely; a file-pinned pawn may only push along its
      * pin, a diagonally pinned one may only capture along its pin. */
