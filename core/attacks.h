@@ -67,6 +67,15 @@ static inline Bitboard atk_bishop(Square s, Bitboard occupied) {
     const SliderSlot *slot = &atk_tables->bishop[s];
     return slot->attacks[atk_slot_index(slot, occupied)];
 }
+/* Squares a rook or a bishop on s attacks on an empty board (index 0 in either backend). */
+static inline Bitboard atk_rook_empty(Square s) {
+    assert(s >= 0 && s < SQUARE_NB);
+    return atk_tables->rook[s].attacks[0];
+}
+static inline Bitboard atk_bishop_empty(Square s) {
+    assert(s >= 0 && s < SQUARE_NB);
+    return atk_tables->bishop[s].attacks[0];
+}
 /* Squares a queen on s attacks. */
 static inline Bitboard atk_queen(Square s, Bitboard occupied) {
     return atk_rook(s, occupied) | atk_bishop(s, occupied);

@@ -41,10 +41,14 @@ static inline __attribute__((always_inline)) Threats gen_threats(Color us, Squar
                                                                  Bitboard straight, Bitboard diagonal) {
     Threats t = {((atk_knight(king) & knights) | (atk_pawn(us, king) & pawns)) & theirs, 0, 0, 0};
     Bitboard check_ray = 0;
-    /* Looking through our own men finds checkers (no man between) and pinners (one). */
-    gen_snipers(king, atk_rook(king, theirs) & straight & theirs, occupied, &t.checkers, &check_ray, &t.pin_straight);
-    gen_snipers(king, atk_bishop(king, theirs) & diagonal & theirs, occupied, &t.checkers, &check_ray,
-                &t.pin_diagonal);
+    /* Looking through our own men finds checkers (no man between) and pinners (one);
+     * the lookup is skipped when no slider of theirs is on the king's lines at all. */
+    Bitboard snipers = atk_rook_empty(king) & straight & theirs;
+    if (snipers)
+        gen_snipers(king, atk_rook(king, theirs) & snipers, occupied, &t.checkers, &check_ray, &t.pin_straight);
+    snipers = atk_bishop_empty(king) & diagonal & theirs;
+    if (snipers)
+        gen_snipers(king, atk_bishop(king, theirs) & snipers, occupied, &t.checkers, &check_ray, &t.pin_diagonal);
     t.check_mask = check_ray | t.checkers;
     return t;
 }
