@@ -1,22 +1,10 @@
-/* attacks.c — builds the attack tables once. Slider attacks are first computed by
+/* attacks.c — builds a value of attack tables. Slider attacks are first computed by
  * walking rays (the reference), then stored per square under a PEXT index or under
- * a magic index found by a seeded search, so every run builds the same tables. */
+ * a magic index found by a seeded search, so every run builds the same tables. Nothing
+ * here keeps state: the builder writes only the value it is given. */
 #include "attacks.h"
 
 #include <string.h>
-
-SliderSlot atk_rook_slots[SQUARE_NB];
-SliderSlot atk_bishop_slots[SQUARE_NB];
-Bitboard atk_knight_table[SQUARE_NB];
-Bitboard atk_king_table[SQUARE_NB];
-Bitboard atk_pawn_table[COLOR_NB][SQUARE_NB];
-Bitboard atk_between_table[SQUARE_NB][SQUARE_NB];
-Bitboard atk_line_table[SQUARE_NB][SQUARE_NB];
-
-/* Rook tables need 102,400 entries and bishop tables 5,248 with one slot per blocker subset. */
-enum { ROOK_TABLE_SIZE = 102400, BISHOP_TABLE_SIZE = 5248 };
-static Bitboard slider_table[ROOK_TABLE_SIZE + BISHOP_TABLE_SIZE];
-static bool tables_built;
 
 static const int rook_steps[4][2] = {{1, 0}, {-1, 0}, {0, 1}, {0, -1}};
 static const int bishop_steps[4][2] = {{1, 1}, {1, -1}, {-1, 1}, {-1, -1}};
@@ -59,19 +47,25 @@ static uint64_t next_random(uint64_t *state) {
     return *state * 2685821657736338717ULL;
 }
 
+/* The slots a magic candidate has filled, by the number of the attempt (the caller's,
+ * so the search keeps no state of its own). */
+typedef struct MagicScratch {
+    int epoch_of[4096];
+    int epoch;
+} MagicScratch;
+
 /* Finds a multiplier that maps every blocker subset to a slot without a destructive
  * collision (two subsets may share a slot only when their attacks agree). */
 static void find_magic(SliderSlot *slot, Bitboard *table, const Bitboard *subsets,
-                       const Bitboard *attacks, int count, uint64_t *rng) {
-    static int epoch_of[4096];
-    static int epoch;
+                       const Bitboard *attacks, int count, uint64_t *rng, MagicScratch *scratch) {
+    int *epoch_of = scratch->epoch_of;
     slot->shift = 64 - (unsigned)bb_count(slot->mask);
     for (;;) {
         Bitboard magic = next_random(rng) & next_random(rng) & next_random(rng);
         if (bb_count((slot->mask * magic) >> 56) < 6)
             continue;
         slot->magic = magic;
-        epoch++;
+        int epoch = ++scratch->epoch;
         int i = 0;
         for (; i < count; i++) {
             unsigned index = atk_slot_index(slot, subsets[i]);
@@ -88,10 +82,11 @@ static void find_magic(SliderSlot *slot, Bitboard *table, const Bitboard *subset
 }
 #endif
 
-/* Fills one slider's slots, each square taking the next free part of slider_table. */
+/* Fills one slider's slots, each square taking the next free part of `table`. */
 static Bitboard *build_slider(SliderSlot slots[SQUARE_NB], const int steps[4][2], Bitboard *table) {
 #if !PERFTKIT_PEXT
     uint64_t rng = 0x9E3779B97F4A7C15ULL ^ (uint64_t)(steps == rook_steps);
+    MagicScratch scratch = {{0}, 0};
 #endif
     for (Square s = 0; s < SQUARE_NB; s++) {
         Bitboard subsets[4096], attacks[4096];
@@ -110,7 +105,7 @@ static Bitboard *build_slider(SliderSlot slots[SQUARE_NB], const int steps[4][2]
         for (int i = 0; i < count; i++)
             table[atk_slot_index(slot, subsets[i])] = attacks[i];
 #else
-        find_magic(slot, table, subsets, attacks, count, &rng);
+        find_magic(slot, table, subsets, attacks, count, &rng, &scratch);
 #endif
         table += count;
     }
@@ -127,9 +122,7 @@ static Bitboard leaper_attacks(Square s, const int (*jumps)[2], int n) {
     return attacks;
 }
 
-void atk_init(void) {
-    if (tables_built)
-        return;
+void atk_tables_make(AttackTables *t) {
     static const int knight_jumps[8][2] = {{1, 2}, {2, 1}, {2, -1}, {1, -2},
                                            {-1, -2}, {-2, -1}, {-2, 1}, {-1, 2}};
     static const int king_steps[8][2] = {{1, 0}, {1, 1}, {0, 1}, {-1, 1},
@@ -137,17 +130,19 @@ void atk_init(void) {
     static const int pawn_captures[2][2][2] = {{{-1, 1}, {1, 1}}, {{-1, -1}, {1, -1}}};
 
     for (Square s = 0; s < SQUARE_NB; s++) {
-        atk_knight_table[s] = leaper_attacks(s, knight_jumps, 8);
-        atk_king_table[s] = leaper_attacks(s, king_steps, 8);
+        t->knight[s] = leaper_attacks(s, knight_jumps, 8);
+        t->king[s] = leaper_attacks(s, king_steps, 8);
         for (Color c = WHITE; c <= BLACK; c++)
-            atk_pawn_table[c][s] = leaper_attacks(s, pawn_captures[c], 2);
+            t->pawn[c][s] = leaper_attacks(s, pawn_captures[c], 2);
     }
 
-    Bitboard *end = build_slider(atk_rook_slots, rook_steps, slider_table);
-    build_slider(atk_bishop_slots, bishop_steps, end);
+    Bitboard *end = build_slider(t->rook, rook_steps, t->slider);
+    end = build_slider(t->bishop, bishop_steps, end);
+    assert(end == t->slider + ATK_ROOK_ENTRIES + ATK_BISHOP_ENTRIES);
+    (void)end;
 
-    memset(atk_between_table, 0, sizeof atk_between_table);
-    memset(atk_line_table, 0, sizeof atk_line_table);
+    memset(t->between, 0, sizeof t->between);
+    memset(t->line, 0, sizeof t->line);
     for (Square a = 0; a < SQUARE_NB; a++) {
         for (Square b = 0; b < SQUARE_NB; b++) {
             if (a == b)
@@ -160,11 +155,10 @@ void atk_init(void) {
                 ray = atk_bishop_reference;
             if (!ray)
                 continue;
-            atk_between_table[a][b] = ray(a, bb_square(b)) & ray(b, bb_square(a));
-            atk_line_table[a][b] = (ray(a, 0) & ray(b, 0)) | ab;
+            t->between[a][b] = ray(a, bb_square(b)) & ray(b, bb_square(a));
+            t->line[a][b] = (ray(a, 0) & ray(b, 0)) | ab;
         }
     }
-    tables_built = true;
 }
 
 const char *atk_backend_name(void) { return PERFTKIT_PEXT ? "pext" : "magic"; }

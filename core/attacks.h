@@ -1,7 +1,8 @@
 /* attacks.h — attack sets of every piece from every square, and the geometry
  * between squares. One API whatever the backend: slider lookups index their table
  * with BMI2 PEXT when PERFTKIT_PEXT is set at compile time, with magic multiplication
- * otherwise. The tables are filled once by atk_init() and only read afterwards. */
+ * otherwise. The tables are one value, built once by core_init() and read-only to
+ * every other module: atk_tables is a const pointer to const. */
 #ifndef PERFTKIT_ATTACKS_H
 #define PERFTKIT_ATTACKS_H
 
@@ -23,17 +24,27 @@ typedef struct SliderSlot {
 #endif
 } SliderSlot;
 
-/* Read-only after atk_init(); exposed only so the lookups below can inline. */
-extern SliderSlot atk_rook_slots[SQUARE_NB];
-extern SliderSlot atk_bishop_slots[SQUARE_NB];
-extern Bitboard atk_knight_table[SQUARE_NB];
-extern Bitboard atk_king_table[SQUARE_NB];
-extern Bitboard atk_pawn_table[COLOR_NB][SQUARE_NB];
-extern Bitboard atk_between_table[SQUARE_NB][SQUARE_NB];
-extern Bitboard atk_line_table[SQUARE_NB][SQUARE_NB];
+/* Rook tables need 102,400 entries and bishop tables 5,248 with one slot per blocker subset. */
+enum { ATK_ROOK_ENTRIES = 102400, ATK_BISHOP_ENTRIES = 5248 };
 
-/* Builds every table. Idempotent; call once before any other atk_ function. */
-void atk_init(void);
+/* Every attack table. The slots point into `slider` of the same value. */
+typedef struct AttackTables {
+    SliderSlot rook[SQUARE_NB];
+    SliderSlot bishop[SQUARE_NB];
+    Bitboard knight[SQUARE_NB];
+    Bitboard king[SQUARE_NB];
+    Bitboard pawn[COLOR_NB][SQUARE_NB];
+    Bitboard between[SQUARE_NB][SQUARE_NB];
+    Bitboard line[SQUARE_NB][SQUARE_NB];
+    Bitboard slider[ATK_ROOK_ENTRIES + ATK_BISHOP_ENTRIES];
+} AttackTables;
+
+/* The tables every lookup reads, built by core_init() (storage in core.c beside it);
+ * exposed only so the lookups below can inline. */
+extern const AttackTables *const atk_tables;
+
+/* Fills `t` (about 1 MB) and writes nothing else; core_init() makes the shared one. */
+void atk_tables_make(AttackTables *t);
 
 /* The slider table index: the only place the two backends differ. */
 static inline unsigned atk_slot_index(const SliderSlot *slot, Bitboard occupied) {
@@ -47,14 +58,23 @@ static inline unsigned atk_slot_index(const SliderSlot *slot, Bitboard occupied)
 /* Squares a rook on s attacks when `occupied` holds the blockers. */
 static inline Bitboard atk_rook(Square s, Bitboard occupied) {
     assert(s >= 0 && s < SQUARE_NB);
-    const SliderSlot *slot = &atk_rook_slots[s];
+    const SliderSlot *slot = &atk_tables->rook[s];
     return slot->attacks[atk_slot_index(slot, occupied)];
 }
 /* Squares a bishop on s attacks when `occupied` holds the blockers. */
 static inline Bitboard atk_bishop(Square s, Bitboard occupied) {
     assert(s >= 0 && s < SQUARE_NB);
-    const SliderSlot *slot = &atk_bishop_slots[s];
+    const SliderSlot *slot = &atk_tables->bishop[s];
     return slot->attacks[atk_slot_index(slot, occupied)];
+}
+/* Squares a rook or a bishop on s attacks on an empty board (index 0 in either backend). */
+static inline Bitboard atk_rook_empty(Square s) {
+    assert(s >= 0 && s < SQUARE_NB);
+    return atk_tables->rook[s].attacks[0];
+}
+static inline Bitboard atk_bishop_empty(Square s) {
+    assert(s >= 0 && s < SQUARE_NB);
+    return atk_tables->bishop[s].attacks[0];
 }
 /* Squares a queen on s attacks. */
 static inline Bitboard atk_queen(Square s, Bitboard occupied) {
@@ -63,27 +83,27 @@ static inline Bitboard atk_queen(Square s, Bitboard occupied) {
 /* Squares a knight on s attacks. */
 static inline Bitboard atk_knight(Square s) {
     assert(s >= 0 && s < SQUARE_NB);
-    return atk_knight_table[s];
+    return atk_tables->knight[s];
 }
 /* Squares a king on s attacks. */
 static inline Bitboard atk_king(Square s) {
     assert(s >= 0 && s < SQUARE_NB);
-    return atk_king_table[s];
+    return atk_tables->king[s];
 }
 /* Squares a pawn of colour c on s attacks (captures only, no pushes). */
 static inline Bitboard atk_pawn(Color c, Square s) {
     assert(s >= 0 && s < SQUARE_NB && (c == WHITE || c == BLACK));
-    return atk_pawn_table[c][s];
+    return atk_tables->pawn[c][s];
 }
 /* Squares strictly between a and b on a shared rank, file or diagonal; empty otherwise. */
 static inline Bitboard atk_between(Square a, Square b) {
     assert(a >= 0 && a < SQUARE_NB && b >= 0 && b < SQUARE_NB);
-    return atk_between_table[a][b];
+    return atk_tables->between[a][b];
 }
 /* The whole line (edge to edge) through a and b, or empty when they do not share one. */
 static inline Bitboard atk_line(Square a, Square b) {
     assert(a >= 0 && a < SQUARE_NB && b >= 0 && b < SQUARE_NB);
-    return atk_line_table[a][b];
+    return atk_tables->line[a][b];
 }
 /* Attacks of a piece type other than pawn from s. */
 static inline Bitboard atk_piece(PieceType pt, Square s, Bitboard occupied) {

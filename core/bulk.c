@@ -10,10 +10,14 @@
  *    the same contract as movegen.c: every square when not in check, checker and ray
  *    in single check; a pinned piece's targets masked by the union of its kind's rays
  *    stay on its own ray;
- *  - at the last ply moves are counted by popcounts of destination sets, never listed. */
+ *  - at the last ply moves are counted by popcounts of destination sets, never listed;
+ *  - a leaf's parent takes its opponent's pawn, knight and king attacks (`guarded`)
+ *    from its own parent: no move of the side to move there changes them. */
 #include <stddef.h>
+#include <string.h>
 
 #include "movegen.h"
+#include "threats.h"
 
 /* A node as the bulk counter sees it: bitboards, side, rights, e.p.; the castling
  * geometry stays in the root's Position, which every call carries along. */
@@ -36,56 +40,34 @@ typedef struct BulkBoard {
 typedef enum { MODE_COUNT, MODE_REPLIES, MODE_SUBTREE } Mode;
 
 /* The side to move's view of a node, computed once: checkers and check mask, pins. */
-typedef struct Threats {
-    Bitboard checkers;
-    Bitboard check_mask;
-    Bitboard pin_straight;
-    Bitboard pin_diagonal;
-} Threats;
-
 static ALWAYS_INLINE Threats find_threats(const BulkBoard *b, Color us, Square king) {
-    Color them = !us;
-    Bitboard theirs = b->color[them], occupied = b->color[WHITE] | b->color[BLACK];
-    Threats t = {((atk_knight(king) & b->knights) | (atk_pawn(us, king) & b->pawns)) & theirs, 0, 0, 0};
-    Bitboard check_ray = 0;
-    /* Looking through our own men finds checkers (no man between) and pinners (one). */
-    Bitboard snipers = atk_rook(king, theirs) & b->straight & theirs;
-    while (snipers) {
-        Square s = bb_pop(&snipers);
-        Bitboard ray = atk_between(king, s), blockers = ray & occupied;
-        if (!blockers) {
-            t.checkers |= bb_square(s);
-            check_ray |= ray;
-        } else if (!bb_several(blockers)) {
-            t.pin_straight |= ray | bb_square(s);
-        }
-    }
-    snipers = atk_bishop(king, theirs) & b->diagonal & theirs;
-    while (snipers) {
-        Square s = bb_pop(&snipers);
-        Bitboard ray = atk_between(king, s), blockers = ray & occupied;
-        if (!blockers) {
-            t.checkers |= bb_square(s);
-            check_ray |= ray;
-        } else if (!bb_several(blockers)) {
-            t.pin_diagonal |= ray | bb_square(s);
-        }
-    }
-    t.check_mask = check_ray | t.checkers;
-    return t;
+    return gen_threats(us, king, b->color[WHITE] | b->color[BLACK], b->color[!us], b->knights, b->pawns, b->straight,
+                       b->diagonal);
+}
+
+/* The squares the knights of `knights` attack. */
+static ALWAYS_INLINE Bitboard knight_attacks(Bitboard knights) {
+    Bitboard attacked = 0;
+    while (knights)
+        attacked |= atk_knight(bb_pop(&knights));
+    return attacked;
+}
+
+/* The squares colour `c`'s pawns, knights and king attack: the part of its attacks
+ * that no move of the other side changes, so a parent can hand it to its children. */
+static ALWAYS_INLINE Bitboard leaper_attacks(const BulkBoard *b, Color c) {
+    Bitboard mine = b->color[c];
+    return bb_pawn_attacks(c, b->pawns & mine) | atk_king(bb_first(b->kings & mine)) | knight_attacks(b->knights & mine);
 }
 
 /* The squares of `need` that colour `them` does not attack once our king has left
- * `king`: leapers and pawns in bulk, then sliders square by square or all at once,
- * whichever takes fewer lookups. */
-static ALWAYS_INLINE Bitboard safe_squares(const BulkBoard *b, Color us, Square king, Bitboard need) {
+ * `king`: `guarded` (their leaper_attacks) taken out first, then sliders square by
+ * square or all at once, whichever takes fewer lookups. */
+static ALWAYS_INLINE Bitboard safe_squares(const BulkBoard *b, Color us, Square king, Bitboard need,
+                                           Bitboard guarded) {
     Color them = !us;
-    Bitboard theirs = b->color[them];
-    Bitboard attacked = bb_pawn_attacks(them, b->pawns & theirs) | atk_king(bb_first(b->kings & theirs));
-    Bitboard knights = b->knights & theirs;
-    while (knights)
-        attacked |= atk_knight(bb_pop(&knights));
-    need &= ~attacked;
+    Bitboard theirs = b->color[them], attacked;
+    need &= ~guarded;
     if (!need)
         return 0;
     Bitboard occupied = (b->color[WHITE] | b->color[BLACK]) ^ bb_square(king);
@@ -124,7 +106,7 @@ static ALWAYS_INLINE Bitboard safe_squares(const BulkBoard *b, Color us, Square 
  *  - the knights': none (their targets are every square not theirs).
  * A capture (any square of theirs) or a check by the moved knight or pawn is counted in
  * full. Off when we are in check (the unchanged board would let them take our king). */
-enum { REUSE_MAX_SLIDERS = 30 }; /* 15 men, each queen twice */
+enum { REUSE_MAX_SLIDERS = 30 }; /* 15 men, each queen twice: fits the bits of a uint32_t */
 
 typedef struct Reuse {
     Bitboard hard;          /* from or to here: the child is counted in full */
@@ -140,9 +122,14 @@ typedef struct Reuse {
     /* Filled on first use (count >= 0): */
     Bitboard slider_mask[REUSE_MAX_SLIDERS];    /* every square, or the pin rays it must keep to */
     int slider_count[REUSE_MAX_SLIDERS];
+    uint32_t sliders_at[SQUARE_NB];             /* bit i: the square is in slider_attacks[i] */
     Bitboard pin_straight, pin_diagonal;        /* their pins, as in the child */
     int pawn_count, king_count;
     int count;              /* their moves on the unchanged board; -1 until needed */
+    /* Our pawns', knights' and king's attacks, set in every node that visits children
+     * (reuse or not): a child's count takes them as its `guarded`, changed only where
+     * the move changes one of those men. */
+    Bitboard guard_pawns, guard_knights, guard_king;
 } Reuse;
 
 static ALWAYS_INLINE void reuse_setup(Reuse *r, const BulkBoard *b, const Position *geo, Color us, bool rights) {
@@ -199,9 +186,9 @@ static ALWAYS_INLINE void reuse_setup(Reuse *r, const BulkBoard *b, const Positi
     r->any = any | r->pawn_squares | squares;
 }
 
-static int count_side(const BulkBoard *b, const Position *geo, Color us, bool rights, bool may_ep);
-static ALWAYS_INLINE Threats find_threats(const BulkBoard *b, Color us, Square king);
-static int king_count(const BulkBoard *b, const Position *geo, Color us, bool rights);
+static int count_side(const BulkBoard *b, const Position *geo, Color us, bool rights, bool may_ep,
+                      Bitboard guarded);
+static int king_count(const BulkBoard *b, const Position *geo, Color us, bool rights, Bitboard guarded);
 
 /* The pawn moves of side `us`, counted: promotions four times. */
 static ALWAYS_INLINE int pawn_count(Color us, Bitboard pawns, Bitboard occupied, Bitboard enemies, Bitboard pin_s,
@@ -232,7 +219,10 @@ static NOINLINE void reuse_fill(Reuse *r, const BulkBoard *b, const Position *ge
     r->pin_straight = pin_s;
     r->pin_diagonal = pin_d;
     int count = 0;
+    memset(r->sliders_at, 0, sizeof r->sliders_at);
     for (int i = 0; i < r->sliders; i++) {
+        for (Bitboard attacks = r->slider_attacks[i]; attacks;)
+            r->sliders_at[bb_pop(&attacks)] |= 1u << i;
         Bitboard from = bb_square(r->slider_square[i]);
         Bitboard own = r->slider_straight[i] ? pin_s : pin_d, other = r->slider_straight[i] ? pin_d : pin_s;
         r->slider_mask[i] = from & other ? 0 : from & own ? own : BB_ALL;
@@ -242,7 +232,7 @@ static NOINLINE void reuse_fill(Reuse *r, const BulkBoard *b, const Position *ge
     while (knights)
         count += bb_count(atk_knight(bb_pop(&knights)) & ~theirs);
     r->pawn_count = pawn_count(them, b->pawns & theirs, occupied, b->color[us], pin_s, pin_d, BB_ALL);
-    r->king_count = king_count(&null, geo, them, rights);
+    r->king_count = king_count(&null, geo, them, rights, r->guard_pawns | r->guard_knights | r->guard_king);
     r->count = count + r->pawn_count + r->king_count;
 }
 
@@ -266,9 +256,9 @@ static NOINLINE int reuse_partial(Reuse *r, const BulkBoard *b, const Position *
     Bitboard from_bb = bb_square(from), from_to = from_bb | bb_square(to);
     Bitboard theirs = b->color[them], occupied = (b->color[WHITE] | b->color[BLACK]) ^ from_to;
     int count = r->count;
-    for (int i = 0; i < r->sliders; i++) {
-        if (!(r->slider_attacks[i] & from_to))
-            continue;
+    /* Only the sliders whose attacks hold `from` or `to` see the move. */
+    for (uint32_t touched = r->sliders_at[from] | r->sliders_at[to]; touched; touched &= touched - 1) {
+        int i = __builtin_ctz(touched);
         Square s = r->slider_square[i];
         Bitboard attacks = r->slider_straight[i] ? atk_rook(s, occupied) : atk_bishop(s, occupied);
         count += bb_count(attacks & ~theirs & r->slider_mask[i]) - r->slider_count[i];
@@ -286,7 +276,7 @@ static NOINLINE int reuse_partial(Reuse *r, const BulkBoard *b, const Position *
         c.kings ^= c.kings & from_bb ? from_to : 0;
         c.side = (uint8_t)them;
         c.ep = SQ_NONE;
-        count += king_count(&c, geo, them, rights) - r->king_count;
+        count += king_count(&c, geo, them, rights, leaper_attacks(&c, us)) - r->king_count;
     }
     return count;
 }
@@ -336,11 +326,12 @@ static ALWAYS_INLINE void child_begin(BulkBoard *c, const BulkBoard *b, const Po
 static uint64_t subtree(const BulkBoard *b, const Position *geo, int depth);
 
 /* What a child is worth to its parent in `mode`: its own legal moves (REPLIES) or its
- * perft(depth - 1) (SUBTREE). `may_ep` says whether the child can have an e.p. square. */
+ * perft(depth - 1) (SUBTREE). `may_ep` says whether the child can have an e.p. square;
+ * `guarded`: our leaper_attacks() in the child (REPLIES only). */
 static ALWAYS_INLINE uint64_t visit(const BulkBoard *c, const Position *geo, Color us, bool rights, bool may_ep,
-                                    Mode mode, int depth) {
+                                    Mode mode, int depth, Bitboard guarded) {
     if (mode == MODE_REPLIES)
-        return (uint64_t)count_side(c, geo, !us, rights, may_ep);
+        return (uint64_t)count_side(c, geo, !us, rights, may_ep, guarded);
     return subtree(c, geo, depth - 1);
 }
 
@@ -355,6 +346,13 @@ static ALWAYS_INLINE uint64_t emit_piece(const BulkBoard *b, const Position *geo
     /* A queen moves in both of its sets. */
     Bitboard queen = moved == BISHOP ? (b->straight & from_bb ? BB_ALL : 0)
                    : moved == ROOK ? (b->diagonal & from_bb ? BB_ALL : 0) : 0;
+    if (!targets)
+        return sum;
+    Bitboard guarded = r->guard_pawns | r->guard_king;
+    if (moved == KNIGHT)
+        guarded |= knight_attacks(b->knights & b->color[us] & ~from_bb);
+    else
+        guarded |= r->guard_knights;
     while (targets) {
         Square to = bb_pop(&targets);
         Bitboard from_to = from_bb | bb_square(to);
@@ -369,7 +367,22 @@ static ALWAYS_INLINE uint64_t emit_piece(const BulkBoard *b, const Position *geo
             c.straight ^= from_to;
             c.diagonal ^= from_to & queen;
         }
-        sum += visit(&c, geo, us, rights, false, mode, depth);
+        sum += visit(&c, geo, us, rights, false, mode, depth, moved == KNIGHT ? guarded | atk_knight(to) : guarded);
+    }
+    return sum;
+}
+
+/* The moves of every man of `movers`, all moving as `moved` (as in emit_piece), to
+ * `targets`: counted (COUNT) or visited. */
+static ALWAYS_INLINE uint64_t men_of_kind(const BulkBoard *b, const Position *geo, Color us, bool rights, Mode mode,
+                                          int depth, Reuse *r, PieceType moved, Bitboard movers, Bitboard occupied,
+                                          Bitboard targets) {
+    uint64_t sum = 0;
+    while (movers) {
+        Square from = bb_pop(&movers);
+        Bitboard to = atk_piece(moved, from, occupied) & targets;
+        sum += mode == MODE_COUNT ? (uint64_t)bb_count(to)
+                                  : emit_piece(b, geo, us, rights, mode, depth, r, moved, from, to);
     }
     return sum;
 }
@@ -377,8 +390,9 @@ static ALWAYS_INLINE uint64_t emit_piece(const BulkBoard *b, const Position *geo
 /* Pawn moves onto `targets`, each made by the step `step`; those reaching the last
  * rank become four promotions. `twice`: double pushes, which may leave an e.p. square. */
 static ALWAYS_INLINE uint64_t emit_pawns(const BulkBoard *b, const Position *geo, Color us, bool rights, Mode mode,
-                                         int depth, Bitboard targets, int step, bool twice) {
+                                         int depth, const Reuse *r, Bitboard targets, int step, bool twice) {
     uint64_t sum = 0;
+    Bitboard others = r->guard_knights | r->guard_king, pawns = b->pawns & b->color[us];
     Bitboard last_rank = twice ? 0 : bb_rank_relative(us, RANK_8);
     Bitboard promotions = targets & last_rank;
     targets &= ~last_rank;
@@ -392,26 +406,27 @@ static ALWAYS_INLINE uint64_t emit_pawns(const BulkBoard *b, const Position *geo
             if (atk_pawn(us, passed) & b->pawns & b->color[!us])
                 c.ep = (uint8_t)passed;
         }
-        sum += visit(&c, geo, us, rights, twice, mode, depth);
+        Bitboard guarded = others | bb_pawn_attacks(us, pawns ^ bb_square(from) ^ bb_square(to));
+        sum += visit(&c, geo, us, rights, twice, mode, depth, guarded);
     }
     while (promotions) {
         Square to = bb_pop(&promotions), from = to - step;
         BulkBoard c;
         child_begin(&c, b, geo, us, rights, from, to);
         c.pawns ^= bb_square(from);
-        Bitboard to_bb = bb_square(to);
+        Bitboard to_bb = bb_square(to), guarded = others | bb_pawn_attacks(us, pawns ^ bb_square(from));
         BulkBoard q = c;
         q.diagonal |= to_bb;
         q.straight |= to_bb;
-        sum += visit(&q, geo, us, rights, false, mode, depth);
+        sum += visit(&q, geo, us, rights, false, mode, depth, guarded);
         q = c;
         q.straight |= to_bb;
-        sum += visit(&q, geo, us, rights, false, mode, depth);
+        sum += visit(&q, geo, us, rights, false, mode, depth, guarded);
         q = c;
         q.diagonal |= to_bb;
-        sum += visit(&q, geo, us, rights, false, mode, depth);
+        sum += visit(&q, geo, us, rights, false, mode, depth, guarded);
         c.knights |= to_bb;
-        sum += visit(&c, geo, us, rights, false, mode, depth);
+        sum += visit(&c, geo, us, rights, false, mode, depth, guarded | atk_knight(to));
     }
     return sum;
 }
@@ -432,38 +447,13 @@ static ALWAYS_INLINE uint64_t men_moves(const BulkBoard *b, const Position *geo,
     Bitboard targets = ~ours & check_mask;
     Bitboard pin_s = t->pin_straight, pin_d = t->pin_diagonal, pinned = pin_s | pin_d;
 
-    Bitboard movers = b->knights & ours & ~pinned;
-    while (movers) {
-        Square from = bb_pop(&movers);
-        Bitboard to = atk_knight(from) & targets;
-        sum += mode == MODE_COUNT ? (uint64_t)bb_count(to) : emit_piece(b, geo, us, rights, mode, depth, r, KNIGHT, from, to);
-    }
-    Bitboard diagonal = b->diagonal & ours & ~pin_s;
-    movers = diagonal & ~pin_d;
-    while (movers) {
-        Square from = bb_pop(&movers);
-        Bitboard to = atk_bishop(from, occupied) & targets;
-        sum += mode == MODE_COUNT ? (uint64_t)bb_count(to) : emit_piece(b, geo, us, rights, mode, depth, r, BISHOP, from, to);
-    }
-    movers = diagonal & pin_d;
-    while (movers) {
-        Square from = bb_pop(&movers);
-        Bitboard to = atk_bishop(from, occupied) & targets & pin_d;
-        sum += mode == MODE_COUNT ? (uint64_t)bb_count(to) : emit_piece(b, geo, us, rights, mode, depth, r, BISHOP, from, to);
-    }
-    Bitboard straight = b->straight & ours & ~pin_d;
-    movers = straight & ~pin_s;
-    while (movers) {
-        Square from = bb_pop(&movers);
-        Bitboard to = atk_rook(from, occupied) & targets;
-        sum += mode == MODE_COUNT ? (uint64_t)bb_count(to) : emit_piece(b, geo, us, rights, mode, depth, r, ROOK, from, to);
-    }
-    movers = straight & pin_s;
-    while (movers) {
-        Square from = bb_pop(&movers);
-        Bitboard to = atk_rook(from, occupied) & targets & pin_s;
-        sum += mode == MODE_COUNT ? (uint64_t)bb_count(to) : emit_piece(b, geo, us, rights, mode, depth, r, ROOK, from, to);
-    }
+    sum += men_of_kind(b, geo, us, rights, mode, depth, r, KNIGHT, b->knights & ours & ~pinned, occupied, targets);
+    /* Queens are met twice, once per direction kind; a pinned slider keeps to its ray. */
+    Bitboard diagonal = b->diagonal & ours & ~pin_s, straight = b->straight & ours & ~pin_d;
+    sum += men_of_kind(b, geo, us, rights, mode, depth, r, BISHOP, diagonal & ~pin_d, occupied, targets);
+    sum += men_of_kind(b, geo, us, rights, mode, depth, r, BISHOP, diagonal & pin_d, occupied, targets & pin_d);
+    sum += men_of_kind(b, geo, us, rights, mode, depth, r, ROOK, straight & ~pin_s, occupied, targets);
+    sum += men_of_kind(b, geo, us, rights, mode, depth, r, ROOK, straight & pin_s, occupied, targets & pin_s);
 
     /* Pawns: unpinned pawns move freely; a file-pinned pawn may only push along its
      * pin, a diagonally pinned one may only capture along its pin. */
@@ -500,10 +490,10 @@ static ALWAYS_INLINE uint64_t men_moves(const BulkBoard *b, const Position *geo,
                 twice |= one;
             }
         }
-        sum += emit_pawns(b, geo, us, rights, mode, depth, single, forward_step(us), false);
-        sum += emit_pawns(b, geo, us, rights, mode, depth, twice, 2 * forward_step(us), true);
-        sum += emit_pawns(b, geo, us, rights, mode, depth, west, forward_west_step(us), false);
-        sum += emit_pawns(b, geo, us, rights, mode, depth, east, forward_east_step(us), false);
+        sum += emit_pawns(b, geo, us, rights, mode, depth, r, single, forward_step(us), false);
+        sum += emit_pawns(b, geo, us, rights, mode, depth, r, twice, 2 * forward_step(us), true);
+        sum += emit_pawns(b, geo, us, rights, mode, depth, r, west, forward_west_step(us), false);
+        sum += emit_pawns(b, geo, us, rights, mode, depth, r, east, forward_east_step(us), false);
     }
 
     /* En passant removes two men from one line at once: test it on the board after. */
@@ -526,7 +516,8 @@ static ALWAYS_INLINE uint64_t men_moves(const BulkBoard *b, const Position *geo,
                 c.pawns ^= from_to | bb_square(victim);
                 c.ep = SQ_NONE;
                 c.side = (uint8_t)them;
-                sum += visit(&c, geo, us, rights, false, mode, depth);
+                Bitboard guarded = r->guard_knights | r->guard_king | bb_pawn_attacks(us, pawns ^ from_to);
+                sum += visit(&c, geo, us, rights, false, mode, depth, guarded);
             }
         }
     }
@@ -535,7 +526,8 @@ static ALWAYS_INLINE uint64_t men_moves(const BulkBoard *b, const Position *geo,
 
 /* King moves and castling, counted (COUNT) or visited. */
 static ALWAYS_INLINE uint64_t king_moves(const BulkBoard *b, const Position *geo, Color us, bool castles, bool rights,
-                                         Mode mode, int depth, Reuse *r, Square king, Bitboard checkers) {
+                                         Mode mode, int depth, Reuse *r, Square king, Bitboard checkers,
+                                         Bitboard guarded) {
     Bitboard ours = b->color[us], occupied = b->color[WHITE] | b->color[BLACK];
     Bitboard steps = atk_king(king) & ~ours, need = steps;
     int viable = 0; /* castling right indices whose squares are empty */
@@ -550,7 +542,7 @@ static ALWAYS_INLINE uint64_t king_moves(const BulkBoard *b, const Position *geo
     }
     if (!need)
         return 0;
-    Bitboard safe = safe_squares(b, us, king, need);
+    Bitboard safe = safe_squares(b, us, king, need, guarded);
     uint64_t sum = 0;
     steps &= safe;
     if (mode == MODE_COUNT) {
@@ -563,7 +555,7 @@ static ALWAYS_INLINE uint64_t king_moves(const BulkBoard *b, const Position *geo
             BulkBoard c;
             child_begin(&c, b, geo, us, rights, king, to);
             c.kings ^= bb_square(king) | bb_square(to);
-            sum += visit(&c, geo, us, rights, false, mode, depth);
+            sum += visit(&c, geo, us, rights, false, mode, depth, r->guard_pawns | r->guard_knights | atk_king(to));
         }
     }
     if (castles) {
@@ -589,7 +581,8 @@ static ALWAYS_INLINE uint64_t king_moves(const BulkBoard *b, const Position *geo
                 c.ep = SQ_NONE;
                 c.side = (uint8_t)!us;
                 c.castling &= (uint8_t)~castling_of(us);
-                sum += visit(&c, geo, us, rights, false, mode, depth);
+                Bitboard mine = r->guard_pawns | r->guard_knights | atk_king(castle_king_to(index));
+                sum += visit(&c, geo, us, rights, false, mode, depth, mine);
             }
         }
     }
@@ -598,17 +591,25 @@ static ALWAYS_INLINE uint64_t king_moves(const BulkBoard *b, const Position *geo
 
 /* Every legal move of the node, counted or visited. `castles`: the side to move has a
  * castling right; `rights`: the board has any (children lose them); `has_ep`: an e.p.
- * square is set. Out of check, the men's moves are compiled with a constant mask. */
+ * square is set. Out of check, the men's moves are compiled with a constant mask.
+ * `guarded`: their leaper_attacks(), given when counting (the parent had them). */
 static ALWAYS_INLINE uint64_t generate(const BulkBoard *b, const Position *geo, Color us, bool castles, bool rights,
-                                       bool has_ep, Mode mode, int depth) {
+                                       bool has_ep, Mode mode, int depth, Bitboard guarded) {
     Square king = bb_first(b->kings & b->color[us]);
     Threats t = find_threats(b, us, king);
-    /* Reuse needs us out of check: else the unchanged board lets them take our king. */
     Reuse r;
+    if (mode != MODE_COUNT) {
+        Bitboard ours = b->color[us];
+        guarded = leaper_attacks(b, !us);
+        r.guard_pawns = bb_pawn_attacks(us, b->pawns & ours);
+        r.guard_knights = knight_attacks(b->knights & ours);
+        r.guard_king = atk_king(king);
+    }
+    /* Reuse needs us out of check: else the unchanged board lets them take our king. */
     r.hard = r.any = BB_ALL;
     if (mode == MODE_REPLIES && !t.checkers)
         reuse_setup(&r, b, geo, us, rights);
-    uint64_t sum = king_moves(b, geo, us, castles, rights, mode, depth, &r, king, t.checkers);
+    uint64_t sum = king_moves(b, geo, us, castles, rights, mode, depth, &r, king, t.checkers, guarded);
     if (!t.checkers)
         return sum + men_moves(b, geo, us, rights, has_ep, mode, depth, &r, king, &t, BB_ALL);
     if (bb_several(t.checkers))
@@ -620,8 +621,8 @@ static ALWAYS_INLINE uint64_t generate(const BulkBoard *b, const Position *geo, 
 
 /* Counting a leaf's parent: one instance per side, castling right and e.p. square. */
 #define COUNT_INSTANCE(name, us, castles, ep)                                                              \
-    static NOINLINE int name(const BulkBoard *b, const Position *geo) {                                    \
-        return (int)generate(b, geo, us, castles, castles, ep, MODE_COUNT, 1);                               \
+    static NOINLINE int name(const BulkBoard *b, const Position *geo, Bitboard guarded) {                  \
+        return (int)generate(b, geo, us, castles, castles, ep, MODE_COUNT, 1, guarded);                      \
     }
 COUNT_INSTANCE(count_w, WHITE, false, false)
 COUNT_INSTANCE(count_w_c, WHITE, true, false)
@@ -632,36 +633,42 @@ COUNT_INSTANCE(count_b_c, BLACK, true, false)
 COUNT_INSTANCE(count_b_e, BLACK, false, true)
 COUNT_INSTANCE(count_b_ce, BLACK, true, true)
 
-/* King steps and castling of side `us` (not in check), counted. */
-static NOINLINE int king_count_w(const BulkBoard *b, const Position *geo, bool castles) {
-    return (int)king_moves(b, geo, WHITE, castles, castles, MODE_COUNT, 1, NULL, bb_first(b->kings & b->color[WHITE]), 0);
+/* King steps and castling of side `us` (not in check), counted; `guarded` as in generate(). */
+static NOINLINE int king_count_w(const BulkBoard *b, const Position *geo, bool castles, Bitboard guarded) {
+    Square king = bb_first(b->kings & b->color[WHITE]);
+    return (int)king_moves(b, geo, WHITE, castles, castles, MODE_COUNT, 1, NULL, king, 0, guarded);
 }
-static NOINLINE int king_count_b(const BulkBoard *b, const Position *geo, bool castles) {
-    return (int)king_moves(b, geo, BLACK, castles, castles, MODE_COUNT, 1, NULL, bb_first(b->kings & b->color[BLACK]), 0);
+static NOINLINE int king_count_b(const BulkBoard *b, const Position *geo, bool castles, Bitboard guarded) {
+    Square king = bb_first(b->kings & b->color[BLACK]);
+    return (int)king_moves(b, geo, BLACK, castles, castles, MODE_COUNT, 1, NULL, king, 0, guarded);
 }
-static int king_count(const BulkBoard *b, const Position *geo, Color us, bool rights) {
+static int king_count(const BulkBoard *b, const Position *geo, Color us, bool rights, Bitboard guarded) {
     bool castles = rights && (b->castling & castling_of(us));
-    return us == WHITE ? king_count_w(b, geo, castles) : king_count_b(b, geo, castles);
+    return us == WHITE ? king_count_w(b, geo, castles, guarded) : king_count_b(b, geo, castles, guarded);
 }
 
 /* The legal moves of side `us` on `b`; `rights` false and `may_ep` false promise that
- * the board has no castling rights and no e.p. square. */
-static ALWAYS_INLINE int count_side(const BulkBoard *b, const Position *geo, Color us, bool rights, bool may_ep) {
+ * the board has no castling rights and no e.p. square; `guarded`: the other side's
+ * leaper_attacks(). */
+static ALWAYS_INLINE int count_side(const BulkBoard *b, const Position *geo, Color us, bool rights, bool may_ep,
+                                    Bitboard guarded) {
     bool castles = rights && (b->castling & castling_of(us));
     bool ep = may_ep && b->ep != SQ_NONE;
+    Bitboard g = guarded;
     if (us == WHITE)
-        return castles ? (ep ? count_w_ce(b, geo) : count_w_c(b, geo)) : (ep ? count_w_e(b, geo) : count_w(b, geo));
-    return castles ? (ep ? count_b_ce(b, geo) : count_b_c(b, geo)) : (ep ? count_b_e(b, geo) : count_b(b, geo));
+        return castles ? (ep ? count_w_ce(b, geo, g) : count_w_c(b, geo, g))
+                       : (ep ? count_w_e(b, geo, g) : count_w(b, geo, g));
+    return castles ? (ep ? count_b_ce(b, geo, g) : count_b_c(b, geo, g)) : (ep ? count_b_e(b, geo, g) : count_b(b, geo, g));
 }
 
 static int count_node(const BulkBoard *b, const Position *geo) {
-    return count_side(b, geo, b->side, true, true);
+    return count_side(b, geo, b->side, true, true, leaper_attacks(b, !b->side));
 }
 
 /* perft(2) of a node: one instance per side, castling rights (any) and e.p. square. */
 #define REPLIES_INSTANCE(name, us, rights, ep)                                                             \
     static NOINLINE uint64_t name(const BulkBoard *b, const Position *geo) {                               \
-        return generate(b, geo, us, rights && (b->castling & castling_of(us)), rights, ep, MODE_REPLIES, 2); \
+        return generate(b, geo, us, rights && (b->castling & castling_of(us)), rights, ep, MODE_REPLIES, 2, 0); \
     }
 REPLIES_INSTANCE(replies_w, WHITE, false, false)
 REPLIES_INSTANCE(replies_w_c, WHITE, true, false)
@@ -683,7 +690,7 @@ static uint64_t replies(const BulkBoard *b, const Position *geo) {
 #define SUBTREE_INSTANCE(name, us, rights)                                                                 \
     static NOINLINE uint64_t name(const BulkBoard *b, const Position *geo, int depth) {                    \
         return generate(b, geo, us, rights && (b->castling & castling_of(us)), rights, b->ep != SQ_NONE,    \
-                        MODE_SUBTREE, depth);                                                              \
+                        MODE_SUBTREE, depth, 0);                                                           \
     }
 SUBTREE_INSTANCE(subtree_w, WHITE, false)
 SUBTREE_INSTANCE(subtree_w_c, WHITE, true)

@@ -3,22 +3,17 @@
  * relies on:
  *  - check_mask is every square when not in check, the checker and the squares
  *    between it and the king in single check, and empty in double check;
- *  - pin_hv / pin_diag hold, for every pinned piece, the ray from the king to its
- *    pinner (pinner included). A piece pinned along one ray can only reach squares of
- *    that ray inside these unions, so masking its targets with the union is exact. */
+ *  - pin_straight / pin_diagonal (threats.h) hold, for every pinned piece, the ray from
+ *    the king to its pinner (pinner included). A piece pinned along one ray can only
+ *    reach squares of that ray inside these unions, so masking its targets with the
+ *    union is exact. */
 #include "movegen.h"
+#include "threats.h"
 
 #include <stddef.h>
 #include <string.h>
 
 #define ALWAYS_INLINE inline __attribute__((always_inline))
-
-typedef struct Threats {
-    Bitboard checkers;
-    Bitboard check_mask;
-    Bitboard pin_hv;
-    Bitboard pin_diag;
-} Threats;
 
 /* What generation reads of a node: the position's own fields. The castling geometry
  * comes from the position too, as it does not change during a game. */
@@ -29,40 +24,11 @@ typedef struct Node {
     int castling;
 } Node;
 
+/* Checkers and pins; the check mask is every square out of check, none in double check. */
 static ALWAYS_INLINE Threats find_threats(const Node *pos, Color us, Square king) {
-    Color them = !us;
-    Bitboard occupied = pos->by_type[0], theirs = pos->by_color[them];
-    Bitboard their_hv = (pos->by_type[ROOK] | pos->by_type[QUEEN]) & theirs;
-    Bitboard their_diag = (pos->by_type[BISHOP] | pos->by_type[QUEEN]) & theirs;
-    Threats t = {0, 0, 0, 0};
-    t.checkers = ((atk_knight(king) & pos->by_type[KNIGHT]) | (atk_pawn(us, king) & pos->by_type[PAWN]))
-               & theirs;
-    Bitboard check_ray = 0;
-
-    /* Looking through our own men finds checkers (no man between) and pinners (one). */
-    Bitboard snipers = atk_rook(king, theirs) & their_hv;
-    while (snipers) {
-        Square s = bb_pop(&snipers);
-        Bitboard ray = atk_between(king, s), blockers = ray & occupied;
-        if (!blockers) {
-            t.checkers |= bb_square(s);
-            check_ray |= ray;
-        } else if (!bb_several(blockers)) {
-            t.pin_hv |= ray | bb_square(s);
-        }
-    }
-    snipers = atk_bishop(king, theirs) & their_diag;
-    while (snipers) {
-        Square s = bb_pop(&snipers);
-        Bitboard ray = atk_between(king, s), blockers = ray & occupied;
-        if (!blockers) {
-            t.checkers |= bb_square(s);
-            check_ray |= ray;
-        } else if (!bb_several(blockers)) {
-            t.pin_diag |= ray | bb_square(s);
-        }
-    }
-    t.check_mask = !t.checkers ? BB_ALL : bb_several(t.checkers) ? 0 : check_ray | t.checkers;
+    Threats t = gen_threats(us, king, pos->by_type[0], pos->by_color[!us], pos->by_type[KNIGHT], pos->by_type[PAWN],
+                            pos->by_type[ROOK] | pos->by_type[QUEEN], pos->by_type[BISHOP] | pos->by_type[QUEEN]);
+    t.check_mask = !t.checkers ? BB_ALL : bb_several(t.checkers) ? 0 : t.check_mask;
     return t;
 }
 
@@ -89,6 +55,15 @@ static ALWAYS_INLINE void emit(Move **out, Square from, Square to, int kind, Pie
 static ALWAYS_INLINE void emit_piece(Move **out, Square from, Bitboard targets) {
     while (targets)
         emit(out, from, bb_pop(&targets), MOVE_NORMAL, 0);
+}
+
+/* Adds the moves of every man of `movers`, all moving as `pt` (KNIGHT, or BISHOP and
+ * ROOK for the diagonal and straight moves of sliders), to `targets`. */
+static ALWAYS_INLINE void emit_men(Move **out, PieceType pt, Bitboard movers, Bitboard occupied, Bitboard targets) {
+    while (movers) {
+        Square from = bb_pop(&movers);
+        emit_piece(out, from, atk_piece(pt, from, occupied) & targets);
+    }
 }
 
 /* Adds the pawn moves landing on `targets`, each made by the step `step`; moves that
@@ -128,53 +103,30 @@ static ALWAYS_INLINE void generate(const Node *pos, const Position *geometry, Co
         return;
 
     Bitboard targets = class_targets & t.check_mask;
-    Bitboard pinned = t.pin_hv | t.pin_diag;
-
-    Bitboard movers = pos->by_type[KNIGHT] & ours & ~pinned;
-    while (movers) {
-        Square from = bb_pop(&movers);
-        emit_piece(out, from, atk_knight(from) & targets);
-    }
+    Bitboard pin_s = t.pin_straight, pin_d = t.pin_diagonal, pinned = pin_s | pin_d;
+    emit_men(out, KNIGHT, pos->by_type[KNIGHT] & ours & ~pinned, occupied, targets);
 
     /* Bishops and queens along diagonals, rooks and queens along lines; a pinned
      * slider keeps to its pin ray. Queens are met twice, once per direction kind. */
-    Bitboard diagonal = (pos->by_type[BISHOP] | pos->by_type[QUEEN]) & ours & ~t.pin_hv;
-    movers = diagonal & ~t.pin_diag;
-    while (movers) {
-        Square from = bb_pop(&movers);
-        emit_piece(out, from, atk_bishop(from, occupied) & targets);
-    }
-    movers = diagonal & t.pin_diag;
-    while (movers) {
-        Square from = bb_pop(&movers);
-        emit_piece(out, from, atk_bishop(from, occupied) & targets & t.pin_diag);
-    }
-
-    Bitboard straight = (pos->by_type[ROOK] | pos->by_type[QUEEN]) & ours & ~t.pin_diag;
-    movers = straight & ~t.pin_hv;
-    while (movers) {
-        Square from = bb_pop(&movers);
-        emit_piece(out, from, atk_rook(from, occupied) & targets);
-    }
-    movers = straight & t.pin_hv;
-    while (movers) {
-        Square from = bb_pop(&movers);
-        emit_piece(out, from, atk_rook(from, occupied) & targets & t.pin_hv);
-    }
+    Bitboard diagonal = (pos->by_type[BISHOP] | pos->by_type[QUEEN]) & ours & ~pin_s;
+    emit_men(out, BISHOP, diagonal & ~pin_d, occupied, targets);
+    emit_men(out, BISHOP, diagonal & pin_d, occupied, targets & pin_d);
+    Bitboard straight = (pos->by_type[ROOK] | pos->by_type[QUEEN]) & ours & ~pin_d;
+    emit_men(out, ROOK, straight & ~pin_s, occupied, targets);
+    emit_men(out, ROOK, straight & pin_s, occupied, targets & pin_s);
 
     /* Pawns: unpinned pawns move freely; a file-pinned pawn may only push along its
      * pin, a diagonally pinned one may only capture its pinner. */
     Bitboard pawns = pos->by_type[PAWN] & ours;
     Bitboard free_pawns = pawns & ~pinned, empty = ~occupied;
     Bitboard last_rank = bb_rank_relative(us, RANK_8);
-    Bitboard single = (bb_forward(us, free_pawns) | (bb_forward(us, pawns & t.pin_hv) & t.pin_hv)) & empty;
+    Bitboard single = (bb_forward(us, free_pawns) | (bb_forward(us, pawns & pin_s) & pin_s)) & empty;
     Bitboard twice = bb_forward(us, single & bb_rank_relative(us, RANK_3)) & empty & t.check_mask;
     single &= t.check_mask;
-    Bitboard diag_pawns = pawns & t.pin_diag;
-    Bitboard west = (bb_forward_west(us, free_pawns) | (bb_forward_west(us, diag_pawns) & t.pin_diag))
-                  & theirs & t.check_mask;
-    Bitboard east = (bb_forward_east(us, free_pawns) | (bb_forward_east(us, diag_pawns) & t.pin_diag))
-                  & theirs & t.check_mask;
+    Bitboard diag_pawns = pawns & pin_d;
+    Bitboard victims = theirs & t.check_mask;
+    Bitboard west = (bb_forward_west(us, free_pawns) | (bb_forward_west(us, diag_pawns) & pin_d)) & victims;
+    Bitboard east = (bb_forward_east(us, free_pawns) | (bb_forward_east(us, diag_pawns) & pin_d)) & victims;
     if (classes != GEN_ALL) {
         Bitboard pushes = (classes & GEN_QUIETS ? ~last_rank : 0) | (classes & GEN_PROMOTIONS ? last_rank : 0);
         Bitboard takes = (classes & GEN_CAPTURES ? ~last_rank : 0) | (classes & GEN_PROMOTIONS ? last_rank : 0);

@@ -60,3 +60,35 @@ Test(attacks, line_runs_from_edge_to_edge) {
 Test(attacks, backend_name_matches_the_build) {
     cr_assert_str_eq(atk_backend_name(), PERFTKIT_PEXT ? "pext" : "magic");
 }
+
+/* The shared tables are const to every module but core.c: the pointer and what it
+ * points to. */
+static_assert(_Generic(&atk_tables, const AttackTables *const *: 1, default: 0),
+              "atk_tables is a const pointer to const tables");
+
+Test(attacks, a_table_value_made_again_matches_the_shared_one) {
+    AttackTables *made = malloc(sizeof *made);
+    cr_assert_not_null(made);
+    atk_tables_make(made);
+    cr_assert(memcmp(made->knight, atk_tables->knight, sizeof made->knight) == 0);
+    cr_assert(memcmp(made->king, atk_tables->king, sizeof made->king) == 0);
+    cr_assert(memcmp(made->pawn, atk_tables->pawn, sizeof made->pawn) == 0);
+    cr_assert(memcmp(made->between, atk_tables->between, sizeof made->between) == 0);
+    cr_assert(memcmp(made->line, atk_tables->line, sizeof made->line) == 0);
+    cr_assert(memcmp(made->slider, atk_tables->slider, sizeof made->slider) == 0, "same slots, same order");
+    uint64_t rng = 0xC0FFEE;
+    for (Square s = 0; s < SQUARE_NB; s++) {
+        cr_assert_eq(made->rook[s].mask, atk_tables->rook[s].mask);
+        cr_assert_eq(made->bishop[s].mask, atk_tables->bishop[s].mask);
+        cr_assert_eq(made->rook[s].attacks - made->slider, atk_tables->rook[s].attacks - atk_tables->slider);
+        for (int i = 0; i < 200; i++) {
+            Bitboard occupied = next_random(&rng) & next_random(&rng);
+            const SliderSlot *rook = &made->rook[s], *bishop = &made->bishop[s];
+            cr_assert_eq(rook->attacks[atk_slot_index(rook, occupied)], atk_rook(s, occupied));
+            cr_assert_eq(bishop->attacks[atk_slot_index(bishop, occupied)], atk_bishop(s, occupied));
+        }
+    }
+    free(made);
+    /* Making another value wrote nothing shared: the lookups still agree with ray walking. */
+    cr_assert_eq(atk_rook(SQ_A1, bb_square(SQ_A8)), atk_rook_reference(SQ_A1, bb_square(SQ_A8)));
+}
