@@ -21,7 +21,7 @@ while (($#)); do
     --seconds) seconds=${2:?--seconds needs a number}; shift 2 ;;
     --runs) runs=${2:?--runs needs a number}; shift 2 ;;
     --build) build=${2:?--build needs a folder}; shift 2 ;;
-    -h|--help) sed -n '2,14p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+    -h|--help) sed -n '2,13p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
     -*) echo "run.sh: unknown option '$1' (see --help)" >&2; exit 2 ;;
     *) targets+=("$1"); shift ;;
     esac
@@ -33,10 +33,13 @@ if ((${#targets[@]} == 0)); then
     mapfile -t targets < <(sed -n '/^fuzz_targets = \[/,/^\]/p' tests/fuzz/meson.build | grep -o "'[a-z0-9_]*'" | tr -d "'")
 fi
 
-work=$(mktemp -d "${TMPDIR:-/tmp}/perftkit-fuzz-run-XXXXXX")
+# The corpus copies and the targets' own temporary files (journals, suites, results) go
+# to memory where it can, in one folder removed at the end (a crashed target cannot).
+base=${TMPDIR:-/tmp}
+if [ -d /dev/shm ] && [ -w /dev/shm ]; then base=/dev/shm; fi
+work=$(mktemp -d "$base/perftkit-fuzz-run-XXXXXX")
 trap 'rm -rf "$work"' EXIT
-# The targets' own temporary files (journals, suites, results) go to memory where it can.
-if [ -d /dev/shm ] && [ -w /dev/shm ]; then export TMPDIR=/dev/shm; fi
+export TMPDIR=$work
 # Allocations above 256 MB fail as on a small machine (see tests/fuzz/meson.build).
 export ASAN_OPTIONS=allocator_may_return_null=1:max_allocation_size_mb=256:detect_leaks=1
 export UBSAN_OPTIONS=halt_on_error=1:print_stacktrace=1
