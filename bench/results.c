@@ -6,6 +6,7 @@
 #include <dirent.h>
 #include <errno.h>
 #include <jansson.h>
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -20,8 +21,17 @@ typedef struct Walk {
     void *context;
 } Walk;
 
+/* A string of the file, cut to fit (at a UTF-8 character boundary), with each control
+ * byte read as '?': the names reach the terminal in the table. */
 static void copy_string(char *out, size_t size, json_t *value) {
-    snprintf(out, size, "%s", json_is_string(value) ? json_string_value(value) : "?");
+    const char *text = json_is_string(value) ? json_string_value(value) : "?";
+    size_t n = strlen(text);
+    if (n >= size)
+        for (n = size - 1; n > 0 && ((unsigned char)text[n] & 0xc0) == 0x80;)
+            n--; /* text[n] would start the cut-off part: not inside a character */
+    for (size_t i = 0; i < n; i++)
+        out[i] = (unsigned char)text[i] < 0x20 || text[i] == 0x7f ? '?' : text[i];
+    out[n] = '\0';
 }
 
 /* Reads one file; false when it is not a bench result (not counted as an error). */
@@ -66,12 +76,21 @@ static bool read_result(const char *path, StoredResult *r, const Walk *walk) {
         out->median = json_number_value(json_object_get(s, "median_leaves_per_second"));
         out->min = json_number_value(json_object_get(s, "min_leaves_per_second"));
         out->max = json_number_value(json_object_get(s, "max_leaves_per_second"));
-        if (!mode || threads < 1 || !(out->median > 0))
+        /* Speeds as bench writes them, 0 < min <= median <= max: the chart's bars are
+         * scaled to the largest max, so no bar can leave it (or overflow an int). */
+        if (!mode || threads < 1 || !(out->min > 0 && out->min <= out->median && out->median <= out->max))
             continue;
         snprintf(out->label, sizeof out->label, "%s/%s", mode, threads == 1 ? "1" : "all");
         r->setup_count++;
     }
     json_decref(doc);
+    if (!r->setup_count) { /* a damaged result is named, not dropped without a word */
+        char message[TEXT_QUOTE_SIZE + 96], shown[TEXT_QUOTE_SIZE];
+        snprintf(message, sizeof message, "'%s' is a bench result without a readable setup; passed over",
+                 text_quote(path, shown));
+        walk->warn(walk->context, message);
+        set->unreadable++;
+    }
     return r->setup_count > 0;
 }
 
@@ -207,8 +226,9 @@ int results_print_table(FILE *out, const ResultSet *set, int reference) {
     return compared;
 }
 
-static void html_text(FILE *f, const char *s) {
-    for (; *s; s++) {
+/* At most `limit` bytes of `s`, escaped for HTML text and attributes. */
+static void html_text_cut(FILE *f, const char *s, size_t limit) {
+    for (; *s && limit; s++, limit--) {
         if (*s == '<')
             fputs("&lt;", f);
         else if (*s == '>')
@@ -221,6 +241,8 @@ static void html_text(FILE *f, const char *s) {
             fputc(*s, f);
     }
 }
+
+static void html_text(FILE *f, const char *s) { html_text_cut(f, s, SIZE_MAX); }
 
 static void write_page(FILE *f, const ResultSet *set, int reference) {
     static const char *const colours[] = {"#4e79a7", "#f28e2b", "#59a14f", "#e15759", "#76b7b2",
@@ -243,8 +265,10 @@ static void write_page(FILE *f, const ResultSet *set, int reference) {
           "text-align:right;white-space:nowrap}\nth:first-child,td:first-child{text-align:left}\n.axis{font-size:12px}\n</style>\n"
           "</head>\n<body>\n<h1>perftkit benchmark results</h1>\n<p>Workload ", f);
     html_text(f, ref->workload);
-    fprintf(f, ". Median leaves per second of each stored result, per mode and thread count; error bars from "
-               "the slowest to the fastest run. Ratios are to %s, ", ref->machine);
+    fputs(". Median leaves per second of each stored result, per mode and thread count; error bars from "
+          "the slowest to the fastest run. Ratios are to ", f);
+    html_text(f, ref->machine);
+    fputs(", ", f);
     html_text(f, ref->date);
     fputs(".</p>\n", f);
     /* The chart: a group per setup, a bar per result. */
@@ -290,7 +314,9 @@ static void write_page(FILE *f, const ResultSet *set, int reference) {
                    "x=\"%d\" y=\"%d\">", left + (k % 4) * 220, height + 28 + (k / 4) * 14, colours[k % 10],
                 left + (k % 4) * 220 + 14, height + 37 + (k / 4) * 14);
         html_text(f, r->machine);
-        fprintf(f, " %.10s</text>\n", r->date);
+        fputc(' ', f);
+        html_text_cut(f, r->date, 10);
+        fputs("</text>\n", f);
     }
     fputs("</svg>\n<table>\n<tr><th>machine</th><th>CPU</th><th>date</th><th>commit</th>", f);
     for (int c = 0; c < n; c++)

@@ -124,13 +124,14 @@ static bool parse_placement(Position *pos, Field f, char *error, size_t size) {
 typedef struct CastlingField {
     int rights;
     Square rooks[4];
-    bool file_letters; /* Shredder-FEN letters were used */
+    bool file_letters; /* rook files were used: Shredder-FEN, or X-FEN for an inner rook */
+    bool kq_letters;   /* K, Q, k or q were used (with file letters too: X-FEN) */
 } CastlingField;
 
 static bool parse_castling(const Position *pos, Field f, CastlingField *out, char *error, size_t size) {
     char shown[48], letter[8];
     out->rights = 0;
-    out->file_letters = false;
+    out->file_letters = out->kq_letters = false;
     for (int i = 0; i < 4; i++)
         out->rooks[i] = SQ_NONE;
     if (f.length == 1 && f.text[0] == '-')
@@ -153,6 +154,7 @@ static bool parse_castling(const Position *pos, Field f, CastlingField *out, cha
                         name, back + 1);
         int king_file = sq_file(bb_first(kings)), rook_file = -1;
         Bitboard rooks = pos_pieces(pos, color, ROOK) & bb_rank(back);
+        out->kq_letters |= lower == 'k' || lower == 'q';
         if (lower == 'k') {
             for (int file = FILE_H; file > king_file && rook_file < 0; file--)
                 if (bb_has(rooks, sq_make(file, back)))
@@ -275,7 +277,9 @@ bool fen_parse(Position *pos, const char *fen, bool chess960, char *error, size_
     }
 
     pos->chess960 = chess960 || castling.file_letters || !standard_castling(pos, &castling);
-    pos->castling_notation = castling.file_letters ? CASTLING_NOTATION_SHREDDER
+    /* Rook files alone are Shredder-FEN; mixed with KQkq they are X-FEN naming inner rooks,
+     * as fen_write writes them back. */
+    pos->castling_notation = castling.file_letters && !castling.kq_letters ? CASTLING_NOTATION_SHREDDER
                            : pos->chess960         ? CASTLING_NOTATION_XFEN
                                                    : CASTLING_NOTATION_STANDARD;
     pos->castling = (uint8_t)castling.rights;

@@ -1,7 +1,7 @@
 /* fen.h — Forsyth-Edwards Notation in and out. Reading accepts 6 fields, or 4 (EPD
  * style, clocks 0 and 1); castling as KQkq, Shredder-FEN rook files (HAha, Dbd) or
- * X-FEN (KQkq = outermost rook); rejects every malformed or impossible position with
- * a one-line reason. Writing gives back the text read for canonical input (6 fields,
+ * X-FEN (KQkq = outermost rook, a file letter for an inner one: Ekq); rejects every
+ * malformed or impossible position with a one-line reason. Writing gives back the text read for canonical input (6 fields,
  * rights in KQkq order) and always text that reads back to the same position. */
 #ifndef PERFTKIT_FEN_H
 #define PERFTKIT_FEN_H

@@ -10,6 +10,7 @@ void pos_make_move(Position *pos, Move m, Undo *undo) {
 
     undo->key = pos->key;
     undo->halfmove = pos->halfmove;
+    undo->fullmove = pos->fullmove;
     undo->castling = pos->castling;
     undo->ep_square = pos->ep_square;
     undo->captured = NO_PIECE;
@@ -17,7 +18,7 @@ void pos_make_move(Position *pos, Move m, Undo *undo) {
     if (pos_ep_capturable(pos))
         zob_toggle(&pos->key, zob_ep_file(keys, sq_file(pos->ep_square)));
     pos->ep_square = SQ_NONE;
-    pos->halfmove++;
+    pos->halfmove += pos->halfmove < UINT16_MAX; /* the clocks stop at FEN's limit rather than wrap */
 
     if (kind == MOVE_CASTLING) {
         /* King takes own rook: both leave first, so overlapping squares are safe. */
@@ -59,7 +60,7 @@ void pos_make_move(Position *pos, Move m, Undo *undo) {
         lost &= lost - 1;
         zob_toggle(&pos->key, zob_castling(keys, index, pos->castle_rook[index]));
     }
-    pos->fullmove += us == BLACK;
+    pos->fullmove += us == BLACK && pos->fullmove < UINT16_MAX;
     pos->side = (uint8_t)them;
     zob_toggle(&pos->key, zob_side(keys));
 }
@@ -106,7 +107,6 @@ void pos_unmake_move(Position *pos, Move m, const Undo *undo) {
     int kind = move_kind(m);
 
     pos->side = (uint8_t)us;
-    pos->fullmove -= us == BLACK;
 
     if (kind == MOVE_CASTLING) {
         int index = 2 * us + (to < from);
@@ -128,6 +128,7 @@ void pos_unmake_move(Position *pos, Move m, const Undo *undo) {
 
     pos->key = undo->key;
     pos->halfmove = undo->halfmove;
+    pos->fullmove = undo->fullmove;
     pos->castling = undo->castling;
     pos->ep_square = undo->ep_square;
 }

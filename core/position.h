@@ -23,8 +23,8 @@ struct Position {
     uint8_t side;                    /* colour to move */
     uint8_t castling;                /* set of WHITE_OO .. BLACK_OOO */
     uint8_t ep_square;               /* square behind a pawn that just advanced two, or SQ_NONE */
-    uint16_t halfmove;               /* plies since the last capture or pawn move */
-    uint16_t fullmove;               /* starts at 1, grows after each black move */
+    uint16_t halfmove;               /* plies since the last capture or pawn move (at most 65535) */
+    uint16_t fullmove;               /* starts at 1, grows after each black move (to 65535, FEN's limit) */
 
     /* Castling geometry, fixed for the game once the position is set up. Indexed by
      * the bit number of the right (0 = WHITE_OO .. 3 = BLACK_OOO). */
@@ -39,7 +39,7 @@ struct Position {
 /* What pos_unmake_move() needs and the move itself does not tell. Owned by the caller. */
 struct Undo {
     Key128 key;
-    uint16_t halfmove;
+    uint16_t halfmove, fullmove;
     uint8_t castling;
     uint8_t ep_square;
     uint8_t captured;

@@ -196,12 +196,15 @@ SuiteItem suite_next(SuiteReader *reader, EpdRecord *record, int *line, char *er
             continue;
         }
         if (starts_with_word(text, "perft")) {
-            char op[128];
+            char operation[96], op[sizeof operation + 8];
             if (!reader->pending || !reader->block.fen[0])
                 return malformed(error, error_size, "'%s' comes before any epd line", text);
             if (reader->block.expectation_count == EPD_MAX_DEPTHS)
                 return malformed(error, error_size, "too many perft lines for one position: '%s'", text);
-            snprintf(op, sizeof op, "x ;D%s", after_word(text)); /* "perft 3 8902" reads as ";D3 8902" */
+            /* Whole or refused: cut short, "perft 1 20 <blanks> junk" would read as "perft 1 20". */
+            if (!copy_trimmed(operation, sizeof operation, after_word(text)))
+                return malformed(error, error_size, "'%s' is not 'perft DEPTH COUNT'", text);
+            snprintf(op, sizeof op, "x ;D%s", operation); /* "perft 3 8902" reads as ";D3 8902" */
             EpdRecord one;
             if (epd_parse_line(op, &one, error, error_size) != EPD_RECORD || one.expectation_count != 1)
                 return malformed(error, error_size, "'%s' is not 'perft DEPTH COUNT'", text);

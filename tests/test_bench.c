@@ -428,3 +428,91 @@ Test(bench, hyperfine_exports_json_and_markdown) {
     snprintf(md, sizeof md, "%.*smd", (int)(strlen(json) - 4), json);
     cr_assert_eq(access(md, R_OK), 0, "no Markdown export at %s", md);
 }
+
+/* A folder holding one stored result whose JSON is `json`; returns the folder. */
+static char *one_result(char *dir, const char *json) {
+    char path[128];
+    temporary_folder(dir);
+    snprintf(path, sizeof path, "%s/r.json", dir);
+    FILE *f = fopen(path, "w");
+    cr_assert(f);
+    fputs(json, f);
+    fclose(f);
+    return dir;
+}
+
+#define STORED_RESULT(machine, date, min, median, max)                                                              \
+    "{\"kind\": \"perftkit-bench\", \"schema\": 1, \"workload\": {\"name\": \"w\", \"checksum\": \"c\"}, "          \
+    "\"machine\": {\"name\": \"" machine "\", \"cpu\": \"c\"}, \"build\": {\"commit\": \"abc\"}, \"date\": \""    \
+    date "\", \"setups\": [{\"mode\": \"bulk\", \"threads\": 1, \"median_leaves_per_second\": " median ", "      \
+    "\"min_leaves_per_second\": " min ", \"max_leaves_per_second\": " max "}]}\n"
+
+/* The page of the result in `dir`, read back (static storage). */
+static const char *page_of(const char *dir, ResultSet *set) {
+    char page[128], error[512];
+    snprintf(page, sizeof page, "%s/index.html", dir);
+    cr_assert(results_write_html(page, set, 0, error, sizeof error), "%s", error);
+    static char html[1 << 16];
+    FILE *f = fopen(page, "r");
+    cr_assert(f);
+    html[fread(html, 1, sizeof html - 1, f)] = '\0';
+    fclose(f);
+    return html;
+}
+
+/* Fuzzing finding (fuzz_results): the machine of the reference and the dates of the
+ * legend went into the page unescaped. */
+Test(bench, the_page_escapes_every_name_and_date) {
+    char dir[64], error[512];
+    one_result(dir, STORED_RESULT("<b>box</b>", "<i>2026</i>", "4e8", "5e8", "6e8"));
+    ResultSet set;
+    Warnings warnings = {0};
+    cr_assert(results_load(dir, &set, collect, &warnings, error, sizeof error), "%s", error);
+    cr_assert_eq(set.count, 1);
+    const char *html = page_of(dir, &set);
+    cr_assert_null(strstr(html, "<b>"), "%s", html);
+    cr_assert_null(strstr(html, "<i>"), "%s", html);
+    cr_assert(strstr(html, "Ratios are to &lt;b&gt;box&lt;/b&gt;, &lt;i&gt;2026&lt;/i&gt;."), "%s", html);
+    cr_assert(strstr(html, "&lt;b&gt;box&lt;/b&gt; &lt;i&gt;2026&lt;/i</text>"), "the legend's date, cut at 10: %s",
+              html);
+    results_free(&set);
+}
+
+/* Fuzzing findings (fuzz_results): a speed far above the setup's max gave a bar height
+ * beyond int (undefined behaviour), and a result without a usable setup vanished
+ * without a word. */
+Test(bench, speeds_out_of_order_are_passed_over_and_said) {
+    char dir[64], error[512];
+    one_result(dir, STORED_RESULT("box", "2026", "4e8", "6e18", "6e8"));
+    ResultSet set;
+    Warnings warnings = {0};
+    cr_assert(results_load(dir, &set, collect, &warnings, error, sizeof error), "%s", error);
+    cr_assert_eq(set.count, 0);
+    cr_assert_eq(set.unreadable, 1);
+    cr_assert_eq(warnings.count, 1);
+    cr_assert(strstr(warnings.last, "/r.json' is a bench result without a readable setup; passed over"), "%s",
+              warnings.last);
+    results_free(&set);
+}
+
+/* Fuzzing finding (fuzz_results): control bytes of names reached the terminal raw in the
+ * table; they read as '?', and a long name is cut between characters, not inside one. */
+Test(bench, names_reach_the_table_without_control_bytes) {
+    char dir[64], error[512];
+    one_result(dir, STORED_RESULT("box\\u001b[2J\\u007f", "2026", "4e8", "5e8", "6e8"));
+    ResultSet set;
+    Warnings warnings = {0};
+    cr_assert(results_load(dir, &set, collect, &warnings, error, sizeof error), "%s", error);
+    cr_assert_eq(set.count, 1);
+    cr_assert_str_eq(set.items[0].machine, "box?[2J?");
+    results_free(&set);
+    char name[400] = "";
+    for (int i = 0; i < 60; i++)
+        strcat(name, "\\u00e9"); /* é: two bytes each, 120 in all for a field of 96 */
+    char json[2048];
+    snprintf(json, sizeof json, STORED_RESULT("%s", "2026", "4e8", "5e8", "6e8"), name);
+    one_result(dir, json);
+    cr_assert(results_load(dir, &set, collect, &warnings, error, sizeof error), "%s", error);
+    cr_assert_eq(strlen(set.items[0].machine), 94, "47 whole characters: %zu", strlen(set.items[0].machine));
+    results_free(&set);
+}

@@ -107,6 +107,25 @@ Test(fen, a_file_letter_for_an_inner_rook_round_trips) {
     cr_assert_eq(pos.castle_rook[0], sq_make(FILE_G, RANK_1));
 }
 
+/* Fuzzing finding (fuzz_epd): a rook moved onto the back rank beyond the castling rook
+ * made fen_write name the castling rook by its file among KQkq (X-FEN, "EQkq"), which
+ * was read back as Shredder-FEN and written "EAea". Mixed letters are X-FEN both ways. */
+Test(fen, xfen_with_a_file_letter_among_kqkq_round_trips) {
+    Position pos = position_of("r1k1r2q/p1ppp1pp/8/8/8/8/P1PPP1RP/R1K1R2Q w KQkq - 0 1", false);
+    Move m = move_parse_uci(&pos, "g2g1");
+    cr_assert_neq(m, MOVE_NONE);
+    Undo undo;
+    pos_make_move(&pos, m, &undo);
+    char out[FEN_BUFFER_SIZE];
+    cr_assert_str_eq(fen_write(&pos, out), "r1k1r2q/p1ppp1pp/8/8/8/8/P1PPP2P/R1K1R1RQ b EQkq - 1 1");
+    assert_round_trip("r1k1r2q/p1ppp1pp/8/8/8/8/P1PPP2P/R1K1R1RQ b EQkq - 1 1", false);
+    Position back = position_of(out, false);
+    cr_assert(back.chess960 && back.castle_rook[0] == sq_make(FILE_E, RANK_1), "E still names the e1 rook");
+    cr_assert_eq(back.castling_notation, CASTLING_NOTATION_XFEN);
+    cr_assert_eq(position_of("4k3/8/8/8/8/8/8/4K1RR w G - 0 1", false).castling_notation,
+                 CASTLING_NOTATION_SHREDDER, "file letters alone stay Shredder-FEN");
+}
+
 static void assert_rejected(const char *fen, const char *reason) {
     Position pos;
     char error[FEN_ERROR_SIZE] = "";

@@ -80,3 +80,23 @@ Test(makemove, clocks_and_rights_follow_the_rules) {
     pos_make_move(&pos, move_parse_uci(&pos, "e2e4"), &undo);
     cr_assert_eq(pos.ep_square, sq_make(FILE_E, RANK_3), "d4 can take on e3");
 }
+
+/* Fuzzing finding (fuzz_fen, the FEN of each position a move away): fullmove 65535
+ * wrapped to 0 after black's move, a FEN that reads back as an error; the halfmove clock
+ * wrapped to 0 the same way. Both stop at FEN's limit and unmake restores them. */
+Test(makemove, clocks_stop_at_their_limit_and_unmake_restores_them) {
+    Position pos = position_of("r3k2r/8/8/8/8/8/8/R3K2R b KQkq - 65535 65535", false), before = pos;
+    Undo undo;
+    Move m = move_parse_uci(&pos, "a8b8");
+    pos_make_move(&pos, m, &undo);
+    cr_assert_eq(pos.fullmove, 65535);
+    cr_assert_eq(pos.halfmove, 65535);
+    char fen[FEN_BUFFER_SIZE];
+    cr_assert_str_eq(fen_write(&pos, fen), "1r2k2r/8/8/8/8/8/8/R3K2R w KQk - 65535 65535");
+    position_of(fen, false);
+    pos_unmake_move(&pos, m, &undo);
+    cr_assert(pos_equal(&pos, &before));
+    pos = position_of("r3k2r/8/8/8/8/8/8/R3K2R b KQkq - 7 65534", false);
+    pos_make_move(&pos, move_parse_uci(&pos, "a8b8"), &undo);
+    cr_assert(pos.fullmove == 65535 && pos.halfmove == 8);
+}

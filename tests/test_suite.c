@@ -227,3 +227,17 @@ Test(suite, labels_are_the_id_or_the_file_and_line) {
     suite_open_lines(&reader, "odd\nname.epd", NULL, 0);
     cr_assert_str_eq(suite_label(&reader, NULL, 7, label), "odd\\x0Aname.epd:7");
 }
+
+/* Found in review for the fuzzing work: the perft line was cut at 128 bytes before it
+ * was read, so junk past the cut was dropped and the count accepted. */
+Test(suite, a_perft_line_with_junk_after_many_blanks_is_malformed_not_cut) {
+    char junk[300];
+    snprintf(junk, sizeof junk, "perft 1 15%*s junk", 200, "");
+    const char *const lines[] = {"epd 4k3/8/8/8/8/8/8/4K2R w K -", junk, "perft 2 66   "};
+    Item items[4];
+    cr_assert_eq(read_all(lines, 3, items, 4), 2);
+    cr_assert(items[0].kind == SUITE_MALFORMED && items[0].line == 2, "%s", items[0].error);
+    cr_assert(strstr(items[0].error, "is not 'perft DEPTH COUNT'"), "%s", items[0].error);
+    cr_assert(items[1].kind == SUITE_RECORD && items[1].record.expectation_count == 1, "trailing blanks are fine");
+    cr_assert(items[1].record.expect[0].depth == 2 && items[1].record.expect[0].nodes == 66);
+}
