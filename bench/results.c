@@ -20,8 +20,11 @@ typedef struct Walk {
     void *context;
 } Walk;
 
+/* A string member of a stored result, quoted (io/text.h): the files come from anywhere,
+ * and the table prints these on a terminal. */
 static void copy_string(char *out, size_t size, json_t *value) {
-    snprintf(out, size, "%s", json_is_string(value) ? json_string_value(value) : "?");
+    char shown[TEXT_QUOTE_SIZE];
+    snprintf(out, size, "%s", json_is_string(value) ? text_quote(json_string_value(value), shown) : "?");
 }
 
 /* Reads one file; false when it is not a bench result (not counted as an error). */
@@ -325,14 +328,8 @@ static void write_page(FILE *f, const ResultSet *set, int reference) {
 
 bool results_write_html(const char *path, const ResultSet *set, int reference, char *error, size_t size) {
     OutFile f;
-    char reason[4400], shown[TEXT_QUOTE_SIZE];
-    bool ok = outfile_open(&f, path, reason, sizeof reason);
-    if (ok) {
-        write_page(f.stream, set, reference);
-        ok = outfile_commit(&f, reason, sizeof reason);
-    }
-    if (!ok) /* outfile's message names the path unquoted; this one quotes it */
-        return bench_error(error, size, "cannot write '%s': %s", text_quote(path, shown),
-                           strerror(errno ? errno : EIO));
-    return true;
+    if (!outfile_open(&f, path, error, size))
+        return false;
+    write_page(f.stream, set, reference);
+    return outfile_commit(&f, error, size);
 }
