@@ -331,15 +331,16 @@ static void count_units(Driver *driver, Run *run, int remaining) {
     CountWork w = {run, driver->tables.memory && !driver->full ? &driver->tables : NULL, NULL,
                    (sizeof(TableCounters) * (PERFT_MAX_DEPTH + 1) + 63) / 64 * 64, remaining, driver->full};
     _Alignas(64) unsigned char one_row[sizeof(TableCounters) * (PERFT_MAX_DEPTH + 1) + 64];
-    w.rows = run->threads > 1 ? aligned_alloc(64, w.row * (size_t)run->threads) : NULL;
+    int threads = run->threads; /* run->threads stays as the monitor reads it: unused slots read 0 */
+    w.rows = threads > 1 ? aligned_alloc(64, w.row * (size_t)threads) : NULL;
     if (!w.rows) { /* one thread, or no memory for more rows: count on one thread */
         w.rows = one_row;
-        run->threads = 1;
-        run->report->threads = 1;
+        if (threads > 1)
+            run->report->threads = threads = 1;
     }
-    memset(w.rows, 0, w.row * (size_t)run->threads);
-    driver_parallel_for(run->threads, run->todo_count, &run->stop, count_unit, &w);
-    for (int t = 0; t < run->threads; t++) {
+    memset(w.rows, 0, w.row * (size_t)threads);
+    driver_parallel_for(threads, run->todo_count, &run->stop, count_unit, &w);
+    for (int t = 0; t < threads; t++) {
         const TableCounters *mine = (const TableCounters *)(const void *)(w.rows + w.row * (size_t)t);
         for (int d = 0; d <= PERFT_MAX_DEPTH; d++) {
             run->report->counters[d].probes += mine[d].probes;

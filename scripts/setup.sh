@@ -6,7 +6,8 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 
 packages=(gcc meson ninja-build pkg-config libcriterion-dev libjansson-dev libxml2-dev hyperfine
-          libopenmpi-dev openmpi-bin stockfish)
+          libopenmpi-dev openmpi-bin stockfish
+          clang libomp-dev) # the ThreadSanitizer build: clang with LLVM's OpenMP runtime and Archer
 missing=()
 for package in "${packages[@]}"; do
     dpkg-query -W -f='${Status}' "$package" 2>/dev/null | grep -q 'install ok installed' || missing+=("$package")
