@@ -35,5 +35,5 @@ echo "== thread sanitizer (clang, libomp with Archer): the threaded tests"
 archer=$(ls /usr/lib/llvm-*/lib/libarcher.so 2>/dev/null | sort -V | tail -1)
 [ -n "$archer" ] || { echo "test.sh: libarcher.so not found (install libomp-dev)" >&2; exit 1; }
 OMP_TOOL_LIBRARIES=$archer TSAN_OPTIONS="ignore_noninstrumented_modules=1 halt_on_error=1 exitcode=66 second_deadlock_stack=1" \
-    PERFTKIT_MAX_NODES=10000 meson test -C build-tsan --print-errorlogs --timeout-multiplier 4 --suite threads
+    PERFTKIT_MAX_NODES=100000 PERFTKIT_COUNTS_PER_FILE=40 PERFTKIT_SLOWDOWN=10 meson test -C build-tsan --print-errorlogs --timeout-multiplier 4 --suite threads
 echo "== all tests passed"
