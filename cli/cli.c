@@ -78,6 +78,13 @@ void cli_use_keys(Cli *cli, const RunOptions *run, Position *pos) {
     pos_set_keys(pos, &cli->keys);
 }
 
+bool cli_keyed_position(Cli *cli, const PositionOptions *options, const RunOptions *run, Position *pos) {
+    if (!cli_position(cli, options, pos))
+        return false;
+    cli_use_keys(cli, run, pos);
+    return true;
+}
+
 void cli_run_defaults(RunOptions *run) {
     memset(run, 0, sizeof *run);
     run->hash_mb = -1;
@@ -244,12 +251,6 @@ bool cli_stats_tables(const Cli *cli, RunOptions *run, int depth, StatsTables **
         run->hash_mb = default_hash_mb(depth, 0);
     *threads = run->threads > 0 ? (int)run->threads : driver_available_threads();
     return make_tables(cli, run, chosen, make_stats_tables, tables);
-}
-
-bool cli_is_terminal(FILE *stream) {
-    int fd = fileno(stream);
-    const char *term = getenv("TERM");
-    return fd >= 0 && isatty(fd) && !(term && !strcmp(term, "dumb"));
 }
 
 /* True when `stream` is a pipe or socket whose reader has gone: poll says POLLERR (a

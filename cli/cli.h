@@ -10,21 +10,34 @@
 #include "../core/core.h"
 #include "../perft/count.h"
 #include "../perft/driver.h"
+#include "../perft/stats.h"
 #include "options.h"
 
 /* The running subcommand: its name and its streams. */
 /* How a run is counted: driver_run in one process, dist_run over MPI ranks. */
 typedef void (*CliRunner)(Driver *driver, const Position *root, int depth, const RunLimits *limits,
                           const RunHooks *hooks, RunReport *report);
+/* How statistics are counted: stats_run in one process, dist_stats_run over MPI ranks. */
+typedef RunStatus (*CliStatsRunner)(const Position *root, int depth, int threads, StatsTables *tables,
+                                    const RunLimits *limits, LeafStats *out);
+/* The runners a binary counts with. */
+typedef struct CliBackend {
+    CliRunner run;
+    CliStatsRunner stats;
+} CliBackend;
 
 struct Cli {
     const char *command; /* "count", ...; NULL before one is chosen */
     FILE *in, *out, *err;
     CliRunner run;       /* driver_run, unless the binary distributes (perft-mpi) */
+    CliStatsRunner stats; /* stats_run, likewise */
     bool worker;         /* an MPI rank other than 0: counts what it is given, and
                             writes no file (journals are rank 0's) */
     ZobristKeys keys;    /* the key set of --key-seed, made once by cli_use_keys */
     bool keys_made;
+    CliDescribe describe; /* NULL; else cli_parse hands it the option table instead of
+                             parsing, and the subcommand returns EXIT_OK at once */
+    void *describe_context;
 };
 
 enum {
@@ -54,6 +67,10 @@ bool cli_position(const Cli *cli, const PositionOptions *options, Position *pos)
  * seed); the set is made once, before any counting, and kept in the Cli. */
 void cli_use_keys(Cli *cli, const RunOptions *run, Position *pos);
 
+/* cli_position, then cli_use_keys: the position of a counting subcommand, keyed by
+ * --key-seed; false after printing why. */
+bool cli_keyed_position(Cli *cli, const PositionOptions *options, const RunOptions *run, Position *pos);
+
 /* The defaults of the run options: every processor, hash by depth, the fixed seed. */
 void cli_run_defaults(RunOptions *run);
 
@@ -69,9 +86,6 @@ bool cli_driver(const Cli *cli, RunOptions *run, int depth, Driver *driver);
 typedef struct StatsTables StatsTables;
 bool cli_stats_tables(const Cli *cli, RunOptions *run, int depth, StatsTables **tables, int *threads);
 
-/* True when `stream` is a terminal that can redraw a line (not TERM=dumb): only then
- * is progress shown. */
-bool cli_is_terminal(FILE *stream);
 
 /* Flushes cli->out; EXIT_OK, or the exit status after saying that writing failed. */
 int cli_flush(const Cli *cli);

@@ -6,7 +6,9 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "../io/board.h"
 #include "../io/journal.h"
+#include "../io/terminal.h"
 #include "../io/text.h"
 #include "../perft/clock.h"
 #include "../perft/driver.h"
@@ -22,7 +24,7 @@ typedef struct CountOptions {
     PositionOptions position;
     long depth;
     RunOptions run;
-    bool quiet, san, stats, json, words;
+    bool quiet, san, fan, stats, json, words; /* fan implies san */
     unsigned trace;
     long split_ply;                /* 0: the driver's default rule */
     const char *journal, *resume; /* NULL: none */
@@ -73,8 +75,9 @@ static const CliSpec divide_spec = {
     .summary = "Prints the count below each legal root move, sorted, then the total. The default\n"
                "lines have the shape of Stockfish's `go perft` (\"e2e4: 20\", a blank line,\n"
                "\"Nodes searched: N\") so the two can be diffed; --san writes moves in SAN, sorted\n"
-               "by SAN (\"Na3 8885\"). Time, rate and status go to stderr. To find a wrong move path,\n"
-               "divide, pick the move whose count differs, and divide again one ply lower with --moves.\n",
+               "by SAN (\"Na3 8885\"), --fan in FAN, SAN with figurines (\"\u2658a3 8885\"). Time, rate and\n"
+               "status go to stderr. To find a wrong move path, divide, pick the move whose count\n"
+               "differs, and divide again one ply lower with --moves.\n",
     .epilogue = HASH_HELP "\nExample: perft divide -d 3 --moves e2e4   the 20 replies to 1. e4 and their counts\n"
                 "Exit status: 0 counted, 1 --verify's passes differ, 2 bad input or journal error,\n"
                 "3 stopped by a limit (partial), 130 interrupted (Ctrl-C, SIGTERM, SIGHUP),\n"
@@ -114,13 +117,18 @@ static int parse_options(Cli *cli, int argc, char **argv, bool divide, CountOpti
     };
     const CliOption divide_only[] = {
         CLI_OPT_FLAG("san", 0, &o->san, "SAN moves (\"Nf3 12345\") instead of UCI (\"g1f3: 12345\")"),
+        CLI_OPT_FLAG("fan", 0, &o->fan,
+                     "FAN moves: SAN with figurines for the pieces (\"\u2658f3 12345\"),\nsorted as --san sorts; "
+                     "text only (JSON keeps uci and san)"),
         CLI_OPT_END,
     };
     enum { COMMON = sizeof common / sizeof common[0] - 1 };
     CliOption options[COMMON + 3];
     memcpy(options, common, COMMON * sizeof common[0]);
-    memcpy(options + COMMON, divide ? divide_only : count_only, (divide ? 2 : 3) * sizeof common[0]);
-    return cli_parse(cli, divide ? &divide_spec : &count_spec, options, argc, argv, NULL);
+    memcpy(options + COMMON, divide ? divide_only : count_only, 3 * sizeof common[0]);
+    int status = cli_parse(cli, divide ? &divide_spec : &count_spec, options, argc, argv, NULL);
+    o->san |= o->fan;
+    return status;
 }
 
 /* A journaled pass: the run's finished units, appended in batches (a line at most every
@@ -248,9 +256,15 @@ static bool print_json(Cli *cli, const CountOptions *o, const Position *pos, con
     return json_write(cli->out, doc);
 }
 
+/* A root move's text as printed: UCI or SAN as given, or with --fan the SAN made FAN
+ * in `fan`. */
+static const char *move_text(const CountOptions *o, const Position *pos, const char *text, char fan[FAN_MOVE_SIZE]) {
+    return o->fan ? board_fan(text, pos_side(pos), fan) : text;
+}
+
 static void print_text(Cli *cli, const CountOptions *o, bool divide, const Position *pos, const Driver *driver,
                        const RunReport *run) {
-    char text[COUNT_TEXT_SIZE];
+    char text[COUNT_TEXT_SIZE], fan[FAN_MOVE_SIZE];
     MoveLine lines[MAX_MOVES];
     int n = report_move_lines(pos, run, o->san, lines), finished = 0;
     for (int i = 0; i < n; i++)
@@ -268,7 +282,8 @@ static void print_text(Cli *cli, const CountOptions *o, bool divide, const Posit
     if (divide || !run->complete)
         for (int i = 0; i < n; i++)
             if (lines[i].complete)
-                fprintf(out, o->san ? "%s %s\n" : "%s: %s\n", lines[i].move, count_format(lines[i].count, false, text));
+                fprintf(out, o->san ? "%s %s\n" : "%s: %s\n", move_text(o, pos, lines[i].move, fan),
+                        count_format(lines[i].count, false, text));
     if (divide)
         fprintf(out, "\nNodes searched: %s%s\n", count_format(run->total, false, text), partial);
     else
@@ -368,9 +383,10 @@ static int divide_stats(Cli *cli, CountOptions *o, const Position *pos) {
         json_set(doc, "seconds", json_real(seconds));
         return cli_finish_output(cli, json_write(cli->out, doc));
     }
+    char fan[FAN_MOVE_SIZE];
     report_stats_header(cli->out, "move");
     for (int i = 0; i < n; i++)
-        report_stats_row(cli->out, lines[i].move, &lines[i].stats);
+        report_stats_row(cli->out, move_text(o, pos, lines[i].move, fan), &lines[i].stats);
     report_stats_row(cli->out, "total", &total);
     report_print_ply_stats(cli->out, plies, ply_count);
     cli_print_rate(cli->err, total.field[STAT_NODES], seconds);
@@ -542,9 +558,8 @@ static int run_command(Cli *cli, int argc, char **argv, bool divide) {
     int status = parse_options(cli, argc, argv, divide, &o);
     if (status != CLI_CONTINUE)
         return status;
-    if (!cli_position(cli, &o.position, &pos))
+    if (!cli_keyed_position(cli, &o.position, &o.run, &pos))
         return EXIT_BAD_INPUT;
-    cli_use_keys(cli, &o.run, &pos);
     bool journaled = o.journal || o.resume;
     if (divide && o.stats && (journaled || o.verify || o.split_ply))
         return cli_error(cli, "--stats takes no --journal, --resume, --verify or --split-ply");
@@ -575,7 +590,7 @@ static int run_command(Cli *cli, int argc, char **argv, bool divide) {
     limits.interrupt = cli_catch_stop_signals(); /* SIGTERM and SIGHUP stop a run as Ctrl-C does */
 
     Tracer tracer = {o.json ? cli->err : cli->out, clock_seconds(), 0, 0, cli->err,
-                     !cli->worker && !o.quiet && !o.json && cli_is_terminal(cli->err), NULL};
+                     !cli->worker && !o.quiet && !o.json && terminal_redraws(cli->err), NULL};
     RunReport *iterations = calloc(PERFT_MAX_DEPTH + 3, sizeof *iterations);
     if (!iterations) {
         driver_destroy(&driver);

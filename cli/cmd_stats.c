@@ -1,5 +1,5 @@
-/* cmd_stats.c — `perft stats`: the wiki's perft statistics at every depth 1..N, within
- * the run's limits. */
+/* cmd_stats.c — `perft stats`: the wiki's perft statistics and the Grand Chess Tree's
+ * check classes at every depth 1..N, within the run's limits. */
 #include <string.h>
 
 #include "../perft/clock.h"
@@ -19,9 +19,14 @@ static const CliSpec stats_spec = {
                "count of the last move into each leaf: nodes, captures (e.p. included), e.p.\n"
                "captures, castles, promotions, checks (mates included), discovery checks (single\n"
                "checks by a man other than the one that moved; the rook, for castling), double\n"
-               "checks, and checkmates. `perft divide --stats` gives the same per root move.\n",
+               "checks, and checkmates. Then the Grand Chess Tree's classes of every check, each\n"
+               "as a check that is not mate (chk) and as a mate: direct (by the man that moved\n"
+               "alone), disc (single discovered: by one other man), dir+disc (the man that moved\n"
+               "and another), dbl disc (two others). The wiki's checks are the sum of the eight,\n"
+               "its mates the sum of the four mates. `perft divide --stats` gives the same per\n"
+               "root move.\n",
     .epilogue = "Hashing applies: a table per remaining depth, down to the last ply, holds each\n"
-                "position's whole statistics vector (80-byte entries, a check word over key and\n"
+                "position's whole statistics vector (112-byte entries, a check word over key and\n"
                 "vector). --hash: by default as for perft count at depth N.\n\n"
                 "--max-time and --max-nodes count the whole run, all depths together. A stopped run\n"
                 "prints the depths it finished, each exact (a depth is never printed in part), then\n"
@@ -81,9 +86,8 @@ int cmd_stats(Cli *cli, int argc, char **argv) {
     int status = parse_options(cli, argc, argv, &o);
     if (status != CLI_CONTINUE)
         return status;
-    if (!cli_position(cli, &o.position, &pos))
+    if (!cli_keyed_position(cli, &o.position, &o.run, &pos))
         return EXIT_BAD_INPUT;
-    cli_use_keys(cli, &o.run, &pos);
     StatsTables *tables;
     int threads;
     if (!cli_stats_tables(cli, &o.run, (int)o.depth, &tables, &threads))
@@ -103,7 +107,7 @@ int cmd_stats(Cli *cli, int argc, char **argv) {
         if (!limits_left(&limits, begun - start, leaves, &left, &run_status))
             break;
         LeafStats s;
-        run_status = stats_run(&pos, d, threads, tables, &left, &s);
+        run_status = cli->stats(&pos, d, threads, tables, &left, &s);
         if (run_status != RUN_COMPLETED)
             break;
         finished = d;

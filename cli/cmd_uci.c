@@ -69,9 +69,8 @@ int cmd_perftree(Cli *cli, int argc, char **argv) {
         return EXIT_BAD_INPUT;
     PositionOptions position = {.fen = operands.items[1], .moves = operands.count == 3 ? operands.items[2] : NULL};
     Position pos;
-    if (!cli_position(cli, &position, &pos))
+    if (!cli_keyed_position(cli, &position, &run, &pos))
         return EXIT_BAD_INPUT;
-    cli_use_keys(cli, &run, &pos);
     Driver driver;
     if (!cli_driver(cli, &run, (int)depth, &driver))
         return EXIT_BAD_INPUT;

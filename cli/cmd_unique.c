@@ -60,9 +60,8 @@ int cmd_unique(Cli *cli, int argc, char **argv) {
     int status = parse_options(cli, argc, argv, &o);
     if (status != CLI_CONTINUE)
         return status;
-    if (!cli_position(cli, &o.position, &pos))
+    if (!cli_keyed_position(cli, &o.position, &o.run, &pos))
         return EXIT_BAD_INPUT;
-    cli_use_keys(cli, &o.run, &pos);
     if (o.run.hash_mb < 0)
         o.run.hash_mb = cli_memory_mb(true);
     UniqueReport report;

@@ -19,6 +19,7 @@ int cmd_check(Cli *cli, int argc, char **argv);
 int cmd_bench(Cli *cli, int argc, char **argv);
 int cmd_results(Cli *cli, int argc, char **argv);
 int cmd_units(Cli *cli, int argc, char **argv);
+int cmd_show(Cli *cli, int argc, char **argv);
 
 typedef struct CommandEntry {
     const char *name;
@@ -34,7 +35,14 @@ extern const CommandEntry cli_commands[];
  * initialised. */
 int cli_main(FILE *in, FILE *out, FILE *err, int argc, char **argv);
 
-/* The same with another runner (dist_run in perft-mpi), as an MPI worker or not. */
-int cli_main_with(FILE *in, FILE *out, FILE *err, CliRunner run, bool worker, int argc, char **argv);
+/* The man page perft(1) in roff, and the bash completion script, made from the command
+ * table and every subcommand's option table (manual.c): `perft --man-page`,
+ * `perft --bash-completion`. */
+void cli_man_page(FILE *out);
+void cli_bash_completion(FILE *out);
+
+/* The same with other runners (dist_run and dist_stats_run in perft-mpi), as an MPI
+ * worker or not. */
+int cli_main_with(FILE *in, FILE *out, FILE *err, const CliBackend *backend, bool worker, int argc, char **argv);
 
 #endif

@@ -12,8 +12,9 @@ const CommandEntry cli_commands[] = {
     {"divide", cmd_divide, "the count below each legal root move, then the total"},
     {"units", cmd_units, "the work units of a run: distinct positions at a ply, with multiplicities"},
     {"suite", cmd_suite, "check positions against known counts (built-in quick set by default)"},
-    {"stats", cmd_stats, "captures, e.p., castles, promotions, checks, mates at every depth"},
+    {"stats", cmd_stats, "captures, e.p., castles, promotions, checks by class, mates at every depth"},
     {"unique", cmd_unique, "distinct positions at every ply"},
+    {"show", cmd_show, "the position as a board: FEN fields, key, checkers, pins, legal moves"},
     {"verify", cmd_verify, "cross-checks: checking moves, move classes, mirror, hashing, keys, notation"},
     {"uci", cmd_uci, "a UCI engine for `go perft` on stdin/stdout"},
     {"perftree", cmd_perftree, "the perftree tool's script interface: DEPTH FEN [MOVES]"},
@@ -26,7 +27,8 @@ const CommandEntry cli_commands[] = {
 static void print_usage(FILE *out) {
     fputs("usage: perft COMMAND [OPTIONS]\n"
           "       perft COMMAND --help     options of one command\n"
-          "       perft --version\n\n"
+          "       perft --version\n"
+          "       perft --man-page | --bash-completion   the man page (roff), the bash completion\n\n"
           "perftkit counts the legal move paths of chess positions exactly and fast.\n\n"
           "Commands:\n",
           out);
@@ -49,12 +51,13 @@ static const CommandEntry *find_command(const char *name) {
 }
 
 int cli_main(FILE *in, FILE *out, FILE *err, int argc, char **argv) {
-    return cli_main_with(in, out, err, driver_run, false, argc, argv);
+    static const CliBackend one_process = {driver_run, stats_run};
+    return cli_main_with(in, out, err, &one_process, false, argc, argv);
 }
 
-int cli_main_with(FILE *in, FILE *out, FILE *err, CliRunner run, bool worker, int argc, char **argv) {
+int cli_main_with(FILE *in, FILE *out, FILE *err, const CliBackend *backend, bool worker, int argc, char **argv) {
     static Cli cli; /* the key set makes it large; one command line runs at a time */
-    cli = (Cli){.in = in, .out = out, .err = err, .run = run, .worker = worker};
+    cli = (Cli){.in = in, .out = out, .err = err, .run = backend->run, .stats = backend->stats, .worker = worker};
     if (argc < 2) {
         print_usage(err);
         return EXIT_BAD_INPUT;
@@ -77,6 +80,10 @@ int cli_main_with(FILE *in, FILE *out, FILE *err, CliRunner run, bool worker, in
         fprintf(out, "perft (perftkit) %s, commit %s\nbuild: %s, %s\n", PERFTKIT_VERSION, PERFTKIT_GIT_COMMIT,
                 PERFTKIT_BUILD_OPTIONS, PERFTKIT_COMPILER);
         return fflush(out) == 0 ? EXIT_OK : EXIT_BAD_INPUT;
+    }
+    if (!strcmp(first, "--man-page") || !strcmp(first, "--bash-completion")) {
+        (first[2] == 'm' ? cli_man_page : cli_bash_completion)(out);
+        return fflush(out) == 0 && !ferror(out) ? EXIT_OK : cli_write_failed(&cli);
     }
     const CommandEntry *c = find_command(first);
     char shown[TEXT_QUOTE_SIZE];

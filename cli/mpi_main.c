@@ -1,7 +1,8 @@
 /* mpi_main.c — the `perft-mpi` binary: `mpirun -np N perft-mpi count ...`. Every rank
  * reads the same command line; rank 0 speaks on the process's streams, the others
  * count the batches rank 0 gives them and stay silent. count and divide spread their
- * work units over the ranks; the other subcommands are perft's. */
+ * work units over the ranks, stats its distinct positions a few plies down; the other
+ * subcommands are perft's. */
 #include <stdio.h>
 #include <string.h>
 
@@ -11,8 +12,10 @@
 
 /* The subcommands whose runs dist_run spreads; every rank must run the same ones. */
 static bool distributed(const char *command) {
-    return !strcmp(command, "count") || !strcmp(command, "divide");
+    return !strcmp(command, "count") || !strcmp(command, "divide") || !strcmp(command, "stats");
 }
+
+static const CliBackend spread_over_ranks = {dist_run, dist_stats_run};
 
 int main(int argc, char **argv) {
     char error[160];
@@ -25,12 +28,13 @@ int main(int argc, char **argv) {
     bool spread = argc > 1 && distributed(argv[1]);
     if (dist_rank() == 0) {
         if (argc > 1 && argv[1][0] != '-' && !spread && dist_size() > 1)
-            fprintf(stderr, "perft-mpi: %s runs on rank 0 alone; only count and divide spread over ranks\n", argv[1]);
-        status = cli_main_with(stdin, stdout, stderr, dist_run, false, argc, argv);
+            fprintf(stderr, "perft-mpi: %s runs on rank 0 alone; only count, divide and stats spread over ranks\n",
+                    argv[1]);
+        status = cli_main_with(stdin, stdout, stderr, &spread_over_ranks, false, argc, argv);
     } else if (spread) {
         FILE *in = fopen("/dev/null", "r"), *out = fopen("/dev/null", "w");
         if (in && out)
-            status = cli_main_with(in, out, out, dist_run, true, argc, argv);
+            status = cli_main_with(in, out, out, &spread_over_ranks, true, argc, argv);
         if (in)
             fclose(in);
         if (out)

@@ -203,6 +203,10 @@ static bool take(const Cli *cli, const CliOption *o, const char *inline_value, i
 int cli_parse(Cli *cli, const CliSpec *spec, const CliOption *options, int argc, char **argv,
               CliOperands *operands) {
     cli->command = argv[0];
+    if (cli->describe) {
+        cli->describe(cli->describe_context, cli->command, spec, options);
+        return EXIT_OK;
+    }
     for (int i = 1; i < argc && strcmp(argv[i], "--"); i++)
         if (is_help(argv[i])) {
             cli_print_help(cli, spec, options);
@@ -263,8 +267,7 @@ int cli_parse(Cli *cli, const CliSpec *spec, const CliOption *options, int argc,
     return CLI_CONTINUE;
 }
 
-/* The "(0..32; default 5)" that follows an option's help. */
-static void describe_default(const CliOption *o, char *out, size_t size) {
+void cli_option_default(const CliOption *o, bool portable, char *out, size_t size) {
     char list[256], item[64];
     out[0] = '\0';
     if (o->default_text && !o->default_text[0] && o->kind != CLI_INT && o->kind != CLI_CHOICE && o->kind != CLI_LIST)
@@ -279,8 +282,11 @@ static void describe_default(const CliOption *o, char *out, size_t size) {
             snprintf(out, size, " (%ld..%ld; default %ld)", o->min, o->max, *(long *)o->value);
         break;
     case CLI_THREADS:
-        snprintf(out, size, " (%ld..%ld; default every processor, here %d)", o->min, o->max,
-                 driver_available_threads());
+        if (portable)
+            snprintf(out, size, " (%ld..%ld; default every processor)", o->min, o->max);
+        else
+            snprintf(out, size, " (%ld..%ld; default every processor, here %d)", o->min, o->max,
+                     driver_available_threads());
         break;
     case CLI_U64:
         if (o->default_text)
@@ -309,7 +315,7 @@ static void print_option(FILE *out, const CliOption *o) {
         fprintf(out, "\n%*s", HELP_COLUMN, "");
     else
         fprintf(out, "%*s", HELP_COLUMN - n, "");
-    describe_default(o, tail, sizeof tail);
+    cli_option_default(o, false, tail, sizeof tail);
     const char *p = o->help;
     int column = HELP_COLUMN;
     for (;;) {

@@ -66,8 +66,16 @@ enum { CLI_CONTINUE = -1 };
 int cli_parse(Cli *cli, const CliSpec *spec, const CliOption *options, int argc, char **argv,
               CliOperands *operands);
 
-/* The option table's help, as `perft COMMAND --help` prints it (for the man page). */
+/* The option table's help, as `perft COMMAND --help` prints it. */
 void cli_print_help(const Cli *cli, const CliSpec *spec, const CliOption *options);
+
+/* The " (0..32; default 5)" that follows an option's help line; `portable` leaves out
+ * what depends on the machine (its processor count), for the man page. */
+void cli_option_default(const CliOption *o, bool portable, char *out, size_t size);
+
+/* What cli_parse calls instead of parsing when the Cli asks for it (Cli.describe): the
+ * subcommand's name, spec and option table, for the man page and the completion. */
+typedef void (*CliDescribe)(void *context, const char *command, const CliSpec *spec, const CliOption *options);
 
 /* Checks at compile time that `p` has type `type` (so a table entry cannot point at a
  * value of another kind), and yields it as void *. */

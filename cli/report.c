@@ -4,10 +4,15 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "../io/board.h"
 #include "config.h"
 
-static const char *const column_titles[STATS_FIELDS] = {"nodes", "captures", "e.p.", "castles", "promotions",
-                                                        "checks", "discovery", "double", "mates"};
+/* The wiki's columns, then the Grand Chess Tree's classes: "chk" for checks that do
+ * not mate, "mate" for mates; "disc" a discovered check, "dbl disc" two of them. */
+static const char *const column_titles[STATS_FIELDS] = {
+    "nodes", "captures", "e.p.", "castles", "promotions", "checks", "discovery", "double", "mates",
+    "chk direct", "chk disc", "chk dir+disc", "chk dbl disc", "mate direct", "mate disc", "mate dir+disc",
+    "mate dbl disc"};
 
 void report_stats_header(FILE *out, const char *first_column) {
     fprintf(out, "%-8s", first_column);
@@ -18,7 +23,8 @@ void report_stats_header(FILE *out, const char *first_column) {
 
 void report_stats_row(FILE *out, const char *label, const LeafStats *s) {
     char text[COUNT_TEXT_SIZE];
-    fprintf(out, "%-8s", label);
+    size_t width = board_columns(label); /* a FAN label's figurine is one column, three bytes */
+    fprintf(out, "%s%*s", label, width < 8 ? (int)(8 - width) : 0, "");
     for (int i = 0; i < STATS_FIELDS; i++)
         fprintf(out, i == 0 ? "%16s" : "%14s", count_format(s->field[i], false, text));
     fputc('\n', out);

@@ -33,7 +33,8 @@ typedef struct MoveLine {
 /* The root moves of a run, sorted by their text (SAN with `san`, else UCI). */
 int report_move_lines(const Position *root, const RunReport *run, bool san, MoveLine out[MAX_MOVES]);
 
-/* The statistics table's header and rows: a first column, then the wiki's columns. */
+/* The statistics table's header and rows: a first column, the wiki's columns, then the
+ * Grand Chess Tree's eight check classes. */
 void report_stats_header(FILE *out, const char *first_column);
 void report_stats_row(FILE *out, const char *label, const LeafStats *s);
 

@@ -8,13 +8,16 @@
  * rank is busy to the end; units are handed out largest first, as the plan lists them. */
 #include "dist.h"
 
+#include <fcntl.h>
 #include <mpi.h>
 #include <pthread.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 #include <time.h>
+#include <unistd.h>
 
 #include "../perft/clock.h"
 
@@ -265,6 +268,66 @@ static bool plans_agree(const UnitSet *units) {
     return all == 1;
 }
 
+/* Ranks on one machine share one set of tables, as threads do: the node's first rank
+ * makes a POSIX shared-memory object of the size every rank asked for (--hash is then
+ * per machine, not per rank), the others map the same object, and each rank's own
+ * tables are given up. The object's name is removed as soon as all have mapped it, so
+ * nothing is left behind. Where it cannot be made (no room in /dev/shm), every rank
+ * keeps its own tables and rank 0 says so. Collective. */
+static void share_tables(Driver *driver) {
+    MPI_Comm node;
+    int node_rank = 0, node_size = 1;
+    MPI_Comm_split_type(MPI_COMM_WORLD, MPI_COMM_TYPE_SHARED, 0, MPI_INFO_NULL, &node);
+    MPI_Comm_rank(node, &node_rank);
+    MPI_Comm_size(node, &node_size);
+    size_t length = driver->tables.bytes;
+    int have = driver->tables.memory && !driver->tables.adopted, all_have = 0;
+    MPI_Allreduce(&have, &all_have, 1, MPI_INT, MPI_MIN, node);
+    if (node_size == 1 || !all_have) {
+        MPI_Comm_free(&node);
+        return;
+    }
+    char name[64] = "";
+    int fd = -1, made = 0;
+    if (node_rank == 0) {
+        snprintf(name, sizeof name, "/perftkit-tables-%ld-%d", (long)getpid(), dist_rank());
+        fd = shm_open(name, O_RDWR | O_CREAT | O_EXCL, 0600);
+        /* allocated now, not on first touch: a full /dev/shm is an error here, not a
+         * SIGBUS in the middle of the run */
+        made = fd >= 0 && ftruncate(fd, (off_t)length) == 0 && posix_fallocate(fd, 0, (off_t)length) == 0;
+    }
+    MPI_Bcast(&made, 1, MPI_INT, 0, node);
+    MPI_Bcast(name, sizeof name, MPI_CHAR, 0, node);
+    if (made && node_rank != 0)
+        fd = shm_open(name, O_RDWR, 0);
+    void *memory = made && fd >= 0 ? mmap(NULL, length, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0) : MAP_FAILED;
+    if (fd >= 0)
+        close(fd);
+    int mapped = memory != MAP_FAILED, all_mapped = 0;
+    MPI_Allreduce(&mapped, &all_mapped, 1, MPI_INT, MPI_MIN, node);
+    if (node_rank == 0 && name[0])
+        shm_unlink(name);
+    if (all_mapped) {
+        table_set_adopt(&driver->tables, memory);
+    } else {
+        if (mapped)
+            munmap(memory, length);
+        if (dist_rank() == 0)
+            fprintf(stderr, "perft-mpi: no room for %zu MB of shared tables in /dev/shm: each rank keeps its own\n",
+                    length >> 20);
+    }
+    MPI_Comm_free(&node);
+}
+
+/* Every rank learns how rank 0's run ended, so all take the same next step (a second
+ * --verify pass, or none); collective. */
+static void share_outcome(RunReport *report) {
+    int words[2] = {(int)report->status, report->complete};
+    MPI_Bcast(words, 2, MPI_INT, 0, MPI_COMM_WORLD);
+    report->status = (RunStatus)words[0];
+    report->complete = words[1];
+}
+
 void dist_run(Driver *driver, const Position *root, int depth, const RunLimits *limits, const RunHooks *hooks,
               RunReport *report) {
     int rank = dist_rank(), ranks = dist_size();
@@ -273,8 +336,10 @@ void dist_run(Driver *driver, const Position *root, int depth, const RunLimits *
             driver_run(driver, root, depth, limits, hooks, report);
         else
             memset(report, 0, sizeof *report);
+        share_outcome(report);
         return;
     }
+    share_tables(driver);
     double start = clock_seconds();
     char error[160];
     /* Rank 0's plan rules (a resumed run plans at its journal's ply, which the other
@@ -303,7 +368,7 @@ void dist_run(Driver *driver, const Position *root, int depth, const RunLimits *
         work(driver, root, depth, units);
         memset(report, 0, sizeof *report);
         report->depth = depth;
-        report->status = RUN_COMPLETED;
+        share_outcome(report);
         unit_set_destroy(planned);
         return;
     }
@@ -330,8 +395,69 @@ void dist_run(Driver *driver, const Position *root, int depth, const RunLimits *
     if (!report->complete && c.stop_reason != RUN_COMPLETED)
         report->status = c.stop_reason;
     report->seconds = clock_seconds() - start;
+    share_outcome(report);
     free(c.done);
     free(c.results);
     pthread_mutex_destroy(&c.lock);
     unit_set_destroy(planned);
+}
+
+/* One rank's turn at a unit of a statistics run: the unit's statistics weighted by its
+ * paths added to `sum`, or why it stopped. */
+static RunStatus stats_turn(const UnitSet *units, size_t unit, int depth, int threads, StatsTables *tables,
+                            const RunLimits *limits, double start, int ranks, LeafStats *sum) {
+    RunLimits left = limits ? *limits : (RunLimits){0};
+    if (left.max_seconds > 0) {
+        left.max_seconds -= clock_seconds() - start;
+        if (left.max_seconds <= 0)
+            return RUN_TIME_LIMIT;
+    }
+    if (left.max_nodes) {
+        Count share = left.max_nodes / (Count)ranks + 1;
+        if ((Count)sum->field[STAT_NODES] >= share)
+            return RUN_NODE_LIMIT;
+        left.max_nodes = share - sum->field[STAT_NODES];
+    }
+    Position pos;
+    LeafStats s;
+    unit_position(units, unit, &pos);
+    RunStatus status = stats_run(&pos, depth - unit_set_ply(units), threads, tables, &left, &s);
+    uint64_t paths = unit_paths(units, unit);
+    for (int f = 0; status == RUN_COMPLETED && f < STATS_FIELDS; f++)
+        sum->field[f] += s.field[f] * paths;
+    return status;
+}
+
+RunStatus dist_stats_run(const Position *root, int depth, int threads, StatsTables *tables, const RunLimits *limits,
+                         LeafStats *out) {
+    int rank = dist_rank(), ranks = dist_size();
+    memset(out, 0, sizeof *out);
+    int ply = depth - 5 < 1 ? 1 : depth - 5 > 3 ? 3 : depth - 5;
+    char error[160];
+    UnitSet *units = ranks > 1 && depth >= 2 ? unit_set_create(root, ply, 0, error, sizeof error) : NULL;
+    int have = units != NULL, all_have = 0;
+    MPI_Allreduce(&have, &all_have, 1, MPI_INT, MPI_MIN, MPI_COMM_WORLD);
+    if (!all_have || !plans_agree(units)) { /* nothing to spread (or no plan): rank 0 counts alone */
+        unit_set_destroy(units);
+        int status = rank == 0 ? (int)stats_run(root, depth, threads, tables, limits, out) : RUN_COMPLETED;
+        MPI_Bcast(&status, 1, MPI_INT, 0, MPI_COMM_WORLD); /* every rank goes on to the next depth, or none */
+        return (RunStatus)status;
+    }
+    size_t count = unit_set_count(units);
+    double start = clock_seconds();
+    LeafStats sum = {{0}};
+    int status = RUN_COMPLETED;
+    /* Turns deal the units out like cards, back and forth, so the largest are spread. */
+    for (size_t turn = 0; turn * (size_t)ranks < count; turn++) {
+        size_t seat = turn % 2 ? (size_t)(ranks - 1 - rank) : (size_t)rank, unit = turn * (size_t)ranks + seat;
+        int mine = unit < count ? (int)stats_turn(units, unit, depth, threads, tables, limits, start, ranks, &sum)
+                                : RUN_COMPLETED;
+        MPI_Allreduce(&mine, &status, 1, MPI_INT, MPI_MAX, MPI_COMM_WORLD);
+        if (status != RUN_COMPLETED)
+            break;
+    }
+    if (status == RUN_COMPLETED)
+        MPI_Reduce(sum.field, rank == 0 ? out->field : NULL, STATS_FIELDS, MPI_UINT64_T, MPI_SUM, 0, MPI_COMM_WORLD);
+    unit_set_destroy(units);
+    return (RunStatus)status;
 }

@@ -5,11 +5,13 @@
  * out batches of units on request, largest first, counts batches itself too, sums in
  * 128 bits, calls the caller's hooks (journal, progress) and reports; the other ranks
  * count what they are given with their own threads and tables, and report nothing.
- * dist_run() has driver_run()'s contract, so a command runs unchanged under MPI. */
+ * dist_run() has driver_run()'s contract, so a command runs unchanged under MPI;
+ * dist_stats_run() likewise has stats_run()'s. */
 #ifndef PERFTKIT_DIST_H
 #define PERFTKIT_DIST_H
 
 #include "../perft/driver.h"
+#include "../perft/stats.h"
 
 /* Starts MPI (threads funnelled through the main thread); call once, first. False,
  * with the reason, when MPI cannot start. */
@@ -23,9 +25,20 @@ int dist_size(void);
 /* Counts perft(depth) of `root` over every rank; collective: every rank calls it with
  * the same root, depth and hooks->units (NULL: the driver's plan; with a journal,
  * hooks->finished lists the units done before, on rank 0 — the other ranks ignore it).
- * On rank 0 the report is the run's, as driver_run would give; on the others it only
- * says how the rank ended. */
+ * On rank 0 the report is the run's, as driver_run would give; on the others it holds
+ * only how rank 0's run ended (status, complete), so every rank takes the same next
+ * step. */
 void dist_run(Driver *driver, const Position *root, int depth, const RunLimits *limits, const RunHooks *hooks,
               RunReport *report);
+
+/* perft statistics of `root` over every rank, with stats_run()'s contract; collective:
+ * every rank calls it with the same arguments. The distinct positions a few plies
+ * below the root (depth - 5 plies, 1 to 3) are dealt out in turns, largest first; each
+ * rank counts its share with its own threads and tables, weights it by the paths, and
+ * rank 0 receives the sums (the other ranks' `out` is zero). Each rank applies the
+ * limits to its own share (max_nodes split evenly); a stop on any rank, Ctrl-C on rank
+ * 0 included, stops every rank after the unit it is counting. */
+RunStatus dist_stats_run(const Position *root, int depth, int threads, StatsTables *tables, const RunLimits *limits,
+                         LeafStats *out);
 
 #endif

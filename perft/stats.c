@@ -1,6 +1,6 @@
 /* stats.c — the statistics count. Leaves are classified by making each last move and
  * looking at the position after it: which pieces check the king (none, one, two), whether
- * the one checker is the man that moved, whether any reply exists. Every remaining
+ * the man that moved is among them, whether any reply exists. Every remaining
  * depth from 1 up is hashed, since even classifying one position's moves costs more
  * than a cache miss. Limits are checked inside the search, by every thread every
  * thousand nodes or so; a subtree abandoned on a stop is neither stored nor added, so
@@ -17,13 +17,24 @@
 
 #include "clock.h"
 
-const char *const stats_field_names[STATS_FIELDS] = {"nodes",  "captures", "ep", "castles", "promotions",
-                                                     "checks", "discovery_checks", "double_checks", "checkmates"};
+const char *const stats_field_names[STATS_FIELDS] = {
+    "nodes", "captures", "ep", "castles", "promotions", "checks", "discovery_checks", "double_checks", "checkmates",
+    "direct_checks", "single_discovered_checks", "direct_discovered_checks", "double_discovered_checks",
+    "direct_mates", "single_discovered_mates", "direct_discovered_mates", "double_discovered_mates"};
 
-/* 80 bytes: a check word and the vector. check = key.lo ^ mix(vector). */
+/* The fields the search counts and a table entry stores: all but the wiki's four check
+ * columns, which are sums of the eight classes, made once at the end (derive() below),
+ * so an entry is 112 bytes, not 144. */
+enum { STATS_STORED = STATS_FIELDS - 4 };
+static const uint8_t stored_field[STATS_STORED] = {
+    STAT_NODES, STAT_CAPTURES, STAT_EP, STAT_CASTLES, STAT_PROMOTIONS,
+    STAT_DIRECT_CHECKS, STAT_SINGLE_DISCOVERED_CHECKS, STAT_DIRECT_DISCOVERED_CHECKS, STAT_DOUBLE_DISCOVERED_CHECKS,
+    STAT_DIRECT_MATES, STAT_SINGLE_DISCOVERED_MATES, STAT_DIRECT_DISCOVERED_MATES, STAT_DOUBLE_DISCOVERED_MATES};
+
+/* 112 bytes: a check word and the stored fields. check = key.lo ^ mix(stored fields). */
 typedef struct StatsEntry {
     _Atomic uint64_t check;
-    _Atomic uint64_t field[STATS_FIELDS];
+    _Atomic uint64_t field[STATS_STORED];
 } StatsEntry;
 
 struct StatsTables {
@@ -35,9 +46,9 @@ struct StatsTables {
 
 /* Mixes the whole vector into one word, so that any torn mixture of two writes fails
  * the check but for a 2^-64 chance. */
-static uint64_t mix(const uint64_t field[STATS_FIELDS]) {
+static uint64_t mix(const uint64_t field[STATS_STORED]) {
     uint64_t h = 0x243F6A8885A308D3ULL;
-    for (int i = 0; i < STATS_FIELDS; i++) {
+    for (int i = 0; i < STATS_STORED; i++) {
         h ^= field[i];
         h *= 0x9E3779B97F4A7C15ULL;
         h ^= h >> 29;
@@ -95,31 +106,49 @@ void stats_tables_destroy(StatsTables *t) {
 static bool entry_used(StatsEntry *e) {
     if (atomic_load_explicit(&e->check, memory_order_relaxed))
         return true;
-    for (int i = 0; i < STATS_FIELDS; i++)
+    for (int i = 0; i < STATS_STORED; i++)
         if (atomic_load_explicit(&e->field[i], memory_order_relaxed))
             return true;
     return false;
 }
 
+/* The wiki's check columns from the eight classes they are made of: the one place they
+ * are counted. */
+static void derive(LeafStats *s) {
+    uint64_t *f = s->field;
+    f[STAT_CHECKMATES] = f[STAT_DIRECT_MATES] + f[STAT_SINGLE_DISCOVERED_MATES] + f[STAT_DIRECT_DISCOVERED_MATES]
+                       + f[STAT_DOUBLE_DISCOVERED_MATES];
+    f[STAT_CHECKS] = f[STAT_DIRECT_CHECKS] + f[STAT_SINGLE_DISCOVERED_CHECKS] + f[STAT_DIRECT_DISCOVERED_CHECKS]
+                   + f[STAT_DOUBLE_DISCOVERED_CHECKS] + f[STAT_CHECKMATES];
+    f[STAT_DISCOVERY_CHECKS] = f[STAT_SINGLE_DISCOVERED_CHECKS] + f[STAT_SINGLE_DISCOVERED_MATES];
+    f[STAT_DOUBLE_CHECKS] = f[STAT_DIRECT_DISCOVERED_CHECKS] + f[STAT_DOUBLE_DISCOVERED_CHECKS]
+                          + f[STAT_DIRECT_DISCOVERED_MATES] + f[STAT_DOUBLE_DISCOVERED_MATES];
+}
+
 static bool probe(const StatsTables *t, int depth, Key128 key, LeafStats *out) {
     StatsEntry *e = &t->table[depth][key.hi & t->mask[depth]];
-    uint64_t check = atomic_load_explicit(&e->check, memory_order_relaxed), field[STATS_FIELDS];
-    for (int i = 0; i < STATS_FIELDS; i++)
+    uint64_t check = atomic_load_explicit(&e->check, memory_order_relaxed), field[STATS_STORED];
+    for (int i = 0; i < STATS_STORED; i++)
         field[i] = atomic_load_explicit(&e->field[i], memory_order_relaxed);
     if (check != (key.lo ^ mix(field)))
         return false;
-    memcpy(out->field, field, sizeof field);
+    memset(out, 0, sizeof *out);
+    for (int i = 0; i < STATS_STORED; i++)
+        out->field[stored_field[i]] = field[i];
     return true;
 }
 
 static void store(const StatsTables *t, int depth, Key128 key, const LeafStats *s, TableCounters *counters) {
     StatsEntry *e = &t->table[depth][key.hi & t->mask[depth]];
     LeafStats old;
+    uint64_t field[STATS_STORED];
     counters->stores++;
     counters->replacements += entry_used(e) && !probe(t, depth, key, &old);
-    for (int i = 0; i < STATS_FIELDS; i++)
-        atomic_store_explicit(&e->field[i], s->field[i], memory_order_relaxed);
-    atomic_store_explicit(&e->check, key.lo ^ mix(s->field), memory_order_relaxed);
+    for (int i = 0; i < STATS_STORED; i++) {
+        field[i] = s->field[stored_field[i]];
+        atomic_store_explicit(&e->field[i], field[i], memory_order_relaxed);
+    }
+    atomic_store_explicit(&e->check, key.lo ^ mix(field), memory_order_relaxed);
 }
 
 static void add(LeafStats *to, const LeafStats *from) {
@@ -143,12 +172,11 @@ static void classify(Position *pos, Move m, LeafStats *s) {
     pos_make_move(pos, m, &undo);
     Bitboard checkers = pos_checkers(pos);
     if (checkers) {
-        s->field[STAT_CHECKS]++;
-        if (bb_several(checkers))
-            s->field[STAT_DOUBLE_CHECKS]++;
-        else if (bb_first(checkers) != mover)
-            s->field[STAT_DISCOVERY_CHECKS]++;
-        s->field[STAT_CHECKMATES] += gen_count_legal(pos) == 0;
+        bool direct = bb_has(checkers, mover), twice = bb_several(checkers), mate = gen_count_legal(pos) == 0;
+        /* The class, 0..3 in the order of the enum: direct, single discovered, direct and
+         * discovered, double discovered; the mates' four follow the checks' four. */
+        int which = twice ? (direct ? 2 : 3) : (direct ? 0 : 1);
+        s->field[(mate ? STAT_DIRECT_MATES : STAT_DIRECT_CHECKS) + which]++;
     }
     pos_unmake_move(pos, m, &undo);
 }
@@ -284,8 +312,10 @@ static RunStatus divide_within(const Position *root, int depth, int threads, Sta
         return RUN_INTERRUPTED;
     if (depth == 1) {
         Position pos = *root;
-        for (int i = 0; i < list.count; i++)
+        for (int i = 0; i < list.count; i++) {
             classify(&pos, list.moves[i], &out[i]);
+            derive(&out[i]);
+        }
         return RUN_COMPLETED;
     }
     int ply;
@@ -324,6 +354,8 @@ static RunStatus divide_within(const Position *root, int depth, int threads, Sta
     /* Complete when every unit finished, even if a limit was reached at the very end. */
     RunStatus status = w.units_done == units.count ? RUN_COMPLETED : (RunStatus)atomic_load(&w.control.reason);
     free(units.items);
+    for (int i = 0; i < list.count; i++)
+        derive(&out[i]);
     return status;
 }
 

@@ -1,7 +1,12 @@
-/* stats.h — perft statistics as the chessprogramming wiki tabulates them, for the last
- * move into each leaf: captures (e.p. included), e.p. captures, castles, promotions,
- * checks (mates included), discovery checks (single checks given by a man other than
- * the one that moved; for castling, the rook counts as moved), double checks, mates.
+/* stats.h — perft statistics for the last move into each leaf: the chessprogramming
+ * wiki's columns — captures (e.p. included), e.p. captures, castles, promotions, checks
+ * (mates included), discovery checks (single checks given by a man other than the one
+ * that moved; for castling, the rook counts as moved), double checks (all), mates — and
+ * the Grand Chess Tree's finer classes, which split every check by who gives it and by
+ * whether it mates: direct (the man that moved, alone), single discovered (one other
+ * man), direct and discovered (the man that moved and another), double discovered (two
+ * others), each as a check that is not mate and as a mate. The wiki's four check columns
+ * are sums of these eight: the search counts the eight, and the four are made from them.
  * Hashed: a table per remaining depth holds each position's whole statistics vector, so
  * every distinct position is expanded once per remaining depth; entries carry a check
  * word over the key and the whole vector, so a torn entry reads as a miss. */
@@ -10,10 +15,16 @@
 
 #include "driver.h"
 
-/* The counters, in the order of the wiki's columns. */
+/* The counters: the wiki's columns in its order (STATS_CPW_FIELDS of them), then the
+ * Grand Chess Tree's eight classes: checks that do not mate, then mates. */
 enum {
     STAT_NODES, STAT_CAPTURES, STAT_EP, STAT_CASTLES, STAT_PROMOTIONS, STAT_CHECKS, STAT_DISCOVERY_CHECKS,
-    STAT_DOUBLE_CHECKS, STAT_CHECKMATES, STATS_FIELDS
+    STAT_DOUBLE_CHECKS, STAT_CHECKMATES,
+    STAT_DIRECT_CHECKS, STAT_SINGLE_DISCOVERED_CHECKS, STAT_DIRECT_DISCOVERED_CHECKS,
+    STAT_DOUBLE_DISCOVERED_CHECKS,
+    STAT_DIRECT_MATES, STAT_SINGLE_DISCOVERED_MATES, STAT_DIRECT_DISCOVERED_MATES, STAT_DOUBLE_DISCOVERED_MATES,
+    STATS_FIELDS,
+    STATS_CPW_FIELDS = STAT_DIRECT_CHECKS
 };
 enum { STATS_MAX_DEPTH = 12 };
 
@@ -22,7 +33,8 @@ typedef struct LeafStats {
     uint64_t field[STATS_FIELDS];
 } LeafStats;
 
-/* Field names for JSON ("nodes", "captures", ...), indexed like LeafStats.field. */
+/* Field names for JSON ("nodes", "captures", ..., "direct_checks", ...: the Grand Chess
+ * Tree's own names for its classes), indexed like LeafStats.field. */
 extern const char *const stats_field_names[STATS_FIELDS];
 
 /* Tables of statistics vectors, one per remaining depth 1..STATS_MAX_DEPTH. */

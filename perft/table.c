@@ -8,14 +8,16 @@
 #include <string.h>
 #include <sys/mman.h>
 
-static uint64_t floor_power_of_two(uint64_t n) { return n ? 1ULL << (63 - __builtin_clzll(n)) : 0; }
+/* Bits of the count in a narrow entry at `depth`, 0 where entries are wide. */
+static int narrow_count_bits(int depth) { return depth == 2 ? 16 : depth == 3 ? 24 : 0; }
 
 bool table_set_create(TableSet *set, size_t bytes, char *error, size_t error_size) {
     memset(set, 0, sizeof *set);
+    _Static_assert(sizeof(TableBucket) == sizeof(NarrowBucket), "one bucket size for both kinds");
     uint64_t budget = bytes / sizeof(TableBucket), total = 0;
     uint64_t buckets[TABLE_MAX_DEPTH + 1] = {0};
     for (int depth = 2; depth <= TABLE_MAX_DEPTH; depth++) {
-        uint64_t n = floor_power_of_two((budget - total) * 2 / 3);
+        uint64_t n = (budget - total) * 2 / 3;
         if (n < TABLE_MIN_BUCKETS)
             break;
         buckets[depth] = n;
@@ -32,16 +34,28 @@ bool table_set_create(TableSet *set, size_t bytes, char *error, size_t error_siz
 #ifdef MADV_HUGEPAGE
     madvise(memory, length, MADV_HUGEPAGE);
 #endif
-    /* Largest first: every table then starts at a multiple of its own size. */
     TableBucket *next = memory;
     for (int depth = 2; depth <= TABLE_MAX_DEPTH && buckets[depth]; depth++) {
-        set->by_depth[depth].buckets = next;
-        set->by_depth[depth].bucket_mask = buckets[depth] - 1;
+        set->by_depth[depth] = (Table){next, buckets[depth], narrow_count_bits(depth)};
         next += buckets[depth];
     }
     set->memory = memory;
     set->bytes = length;
     return true;
+}
+
+void table_set_adopt(TableSet *set, void *memory) {
+    for (int depth = 0; depth <= TABLE_MAX_DEPTH; depth++)
+        if (set->by_depth[depth].buckets)
+            set->by_depth[depth].buckets =
+                (char *)memory + ((char *)set->by_depth[depth].buckets - (char *)set->memory);
+    if (set->memory && !set->adopted)
+        munmap(set->memory, set->bytes);
+#ifdef MADV_HUGEPAGE
+    madvise(memory, set->bytes, MADV_HUGEPAGE);
+#endif
+    set->memory = memory;
+    set->adopted = true;
 }
 
 void table_set_destroy(TableSet *set) {
@@ -55,15 +69,22 @@ void table_set_clear(TableSet *set) {
         memset(set->memory, 0, set->bytes);
 }
 
-uint64_t table_slots(const Table *t) { return t->buckets ? (t->bucket_mask + 1) * TABLE_BUCKET_ENTRIES : 0; }
+uint64_t table_slots(const Table *t) {
+    return t->buckets ? t->bucket_count * (t->count_bits ? TABLE_NARROW_ENTRIES : TABLE_BUCKET_ENTRIES) : 0;
+}
 
 uint64_t table_used_slots(const Table *t) {
     uint64_t used = 0;
-    for (uint64_t b = 0; t->buckets && b <= t->bucket_mask; b++)
-        for (int i = 0; i < TABLE_BUCKET_ENTRIES; i++) {
-            const TableEntry *e = &t->buckets[b].entry[i];
-            used += (atomic_load_explicit(&e->check, memory_order_relaxed)
-                     | atomic_load_explicit(&e->count, memory_order_relaxed)) != 0;
+    for (uint64_t b = 0; t->buckets && b < t->bucket_count; b++)
+        if (t->count_bits) {
+            const NarrowBucket *n = &((const NarrowBucket *)t->buckets)[b];
+            for (int i = 0; i < TABLE_NARROW_ENTRIES; i++)
+                used += atomic_load_explicit(&n->word[i], memory_order_relaxed) != 0;
+        } else {
+            const TableBucket *w = &((const TableBucket *)t->buckets)[b];
+            for (int i = 0; i < TABLE_BUCKET_ENTRIES; i++)
+                used += (atomic_load_explicit(&w->entry[i].check, memory_order_relaxed)
+                         | atomic_load_explicit(&w->entry[i].count, memory_order_relaxed)) != 0;
         }
     return used;
 }

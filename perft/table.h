@@ -1,18 +1,25 @@
 /* table.h — fixed-length hash tables of perft subtree counts, one per remaining depth
  * (so within one run, one per ply), shared by all threads without locks.
  *
- * An entry is 16 bytes: `check` = key.lo XOR count, and `count`. The bucket index comes
- * from key.hi and the check verifies all 64 bits of key.lo: no key bit is used twice,
- * so a false match needs a 64-bit coincidence. Entries are written and read as two
- * separate relaxed 64-bit atomics, so a reader may see halves of two different writes
- * (a torn entry); then check XOR count is not the probing key, and the entry reads as a
- * miss. A torn or colliding entry can therefore never yield a wrong count.
+ * Two kinds of entry, by remaining depth. At depths 2 and 3, where nearly all distinct
+ * positions are, an entry is one 64-bit word: the count in its low bits (16 at depth 2,
+ * 24 at depth 3: perft(2) < 218^2 < 2^16 and perft(3) < 218^3 < 2^24 in every legal
+ * position) and the high bits of key.lo above them as the check (48 and 40 bits), so a
+ * table holds twice the positions of wide entries and a read can never be torn. Deeper,
+ * an entry is 16 bytes: `check` = key.lo XOR count, and `count`, written and read as
+ * two separate relaxed 64-bit atomics, so a reader may see halves of two different
+ * writes (a torn entry); then check XOR count is not the probing key, and the entry
+ * reads as a miss. The bucket comes from key.hi (multiply-shift, so a table may have
+ * any number of buckets) and the check from key.lo: no key bit is used twice, and a
+ * false match needs a coincidence of the check bits and the bucket's (at least 64 bits
+ * in all). A torn or colliding entry can therefore never yield a wrong count.
  *
- * A bucket is four entries in one 64-byte cache line. A store replaces the entry of the
- * same key, else an empty entry, else the entry with the smallest count (all entries of
- * a table have the same remaining depth, so the smallest count is the cheapest subtree
- * to recompute). Tables are keyed by the full position, including castling rooks, so
- * they stay valid across runs, depths and root positions and are never cleared. */
+ * A bucket is one 64-byte cache line: eight narrow or four wide entries. A store
+ * replaces the entry of the same key, else an empty entry, else the entry with the
+ * smallest count (all entries of a table have the same remaining depth, so the smallest
+ * count is the cheapest subtree to recompute). Tables are keyed by the full position,
+ * including castling rooks, so they stay valid across runs, depths and root positions
+ * and are never cleared. */
 #ifndef PERFTKIT_TABLE_H
 #define PERFTKIT_TABLE_H
 
@@ -21,12 +28,18 @@
 
 #include "../core/core.h"
 
-/* Entries per bucket; override with -DPERFTKIT_BUCKET_ENTRIES=1 (or 2) to measure
- * what the buckets buy (bench/README.md). */
+/* Wide entries per bucket; override with -DPERFTKIT_BUCKET_ENTRIES=1 (or 2) to measure
+ * what the buckets buy (bench/README.md). Narrow buckets hold twice as many. */
 #ifndef PERFTKIT_BUCKET_ENTRIES
 #define PERFTKIT_BUCKET_ENTRIES 4
 #endif
-enum { TABLE_MAX_DEPTH = 32, TABLE_BUCKET_ENTRIES = PERFTKIT_BUCKET_ENTRIES, TABLE_MIN_BUCKETS = 64 };
+enum {
+    TABLE_MAX_DEPTH = 32,
+    TABLE_BUCKET_ENTRIES = PERFTKIT_BUCKET_ENTRIES,
+    TABLE_NARROW_ENTRIES = 2 * PERFTKIT_BUCKET_ENTRIES,
+    TABLE_NARROW_MAX_DEPTH = 3, /* depths 2 and 3 have narrow entries */
+    TABLE_MIN_BUCKETS = 64,
+};
 
 typedef struct TableEntry {
     _Atomic uint64_t check; /* key.lo ^ count; 0 together with count 0 means empty */
@@ -37,10 +50,17 @@ typedef struct TableBucket {
     _Alignas(16 * TABLE_BUCKET_ENTRIES) TableEntry entry[TABLE_BUCKET_ENTRIES];
 } TableBucket;
 
+/* A bucket of narrow entries: check bits above, count below; 0 means empty (a stored
+ * check is never 0). */
+typedef struct NarrowBucket {
+    _Alignas(16 * TABLE_BUCKET_ENTRIES) _Atomic uint64_t word[TABLE_NARROW_ENTRIES];
+} NarrowBucket;
+
 /* The table of one remaining depth; buckets == NULL when that depth is not hashed. */
 typedef struct Table {
-    TableBucket *buckets;
-    uint64_t bucket_mask; /* bucket count - 1; the count is a power of two */
+    void *buckets;       /* TableBucket[], or NarrowBucket[] when count_bits > 0 */
+    uint64_t bucket_count;
+    int count_bits;      /* narrow entries: bits of the count; 0: wide entries */
 } Table;
 
 /* What one thread saw of one table during one run. */
@@ -53,16 +73,21 @@ typedef struct TableSet {
     Table by_depth[TABLE_MAX_DEPTH + 1];
     void *memory;
     size_t bytes;
+    bool adopted; /* the memory came from table_set_adopt (shared with other processes) */
 } TableSet;
 
 /* Spreads `bytes` over remaining depths 2, 3, ...: depth 2 (the deepest hashed ply,
- * where most distinct positions are) takes the largest power of two of buckets within
- * two thirds of the memory, depth 3 the same of what is left, and so on while
- * TABLE_MIN_BUCKETS still fit. Depth 1 is never hashed: counting it is cheaper than a
- * cache miss. Huge pages are requested. Returns false, with the reason, when the
- * memory is refused. */
+ * where most distinct positions are) takes two thirds of the memory, depth 3 two thirds
+ * of what is left, and so on while TABLE_MIN_BUCKETS still fit. Depth 1 is never
+ * hashed: counting it is cheaper than a cache miss. Huge pages are requested. Returns
+ * false, with the reason, when the memory is refused. */
 bool table_set_create(TableSet *set, size_t bytes, char *error, size_t error_size);
 void table_set_destroy(TableSet *set);
+
+/* Moves a created set's tables to `memory`: set->bytes of zeroed memory mapped by the
+ * caller (a mapping other processes share: the tables are lockless, so they may). The
+ * set's own memory is unmapped; the new memory is the set's, unmapped on destroy. */
+void table_set_adopt(TableSet *set, void *memory);
 
 /* Empties every table (for runs that must not profit from earlier ones). */
 void table_set_clear(TableSet *set);
@@ -74,13 +99,44 @@ static inline const Table *table_for(const TableSet *set, int depth) {
     return &set->by_depth[depth];
 }
 
-static inline TableBucket *table_bucket(const Table *t, Key128 key) { return &t->buckets[key.hi & t->bucket_mask]; }
+/* The bucket of `key`: key.hi scaled onto the bucket count. */
+static inline uint64_t table_index(const Table *t, Key128 key) {
+    return (uint64_t)(__extension__((unsigned __int128)key.hi * t->bucket_count) >> 64);
+}
+
+static inline TableBucket *table_bucket(const Table *t, Key128 key) {
+    return &((TableBucket *)t->buckets)[table_index(t, key)];
+}
+
+static inline NarrowBucket *table_narrow_bucket(const Table *t, Key128 key) {
+    return &((NarrowBucket *)t->buckets)[table_index(t, key)];
+}
+
+/* The check bits of `key` in a narrow table: never 0, so 0 stays "empty". */
+static inline uint64_t table_narrow_check(const Table *t, Key128 key) {
+    uint64_t check = key.lo >> t->count_bits << t->count_bits;
+    return check ? check : (uint64_t)1 << t->count_bits;
+}
 
 /* Starts loading the bucket of `key`, to be probed soon. */
-static inline void table_prefetch(const Table *t, Key128 key) { __builtin_prefetch(table_bucket(t, key)); }
+static inline void table_prefetch(const Table *t, Key128 key) {
+    __builtin_prefetch((char *)t->buckets + 64 * table_index(t, key));
+}
 
 /* The stored count of `key`, when there is one. */
 static inline bool table_probe(const Table *t, Key128 key, uint64_t *count) {
+    if (t->count_bits) {
+        _Atomic uint64_t *w = table_narrow_bucket(t, key)->word;
+        uint64_t check = table_narrow_check(t, key), mask = ((uint64_t)1 << t->count_bits) - 1;
+        for (int i = 0; i < TABLE_NARROW_ENTRIES; i++) {
+            uint64_t word = atomic_load_explicit(&w[i], memory_order_relaxed);
+            if ((word & ~mask) == check) {
+                *count = word & mask;
+                return true;
+            }
+        }
+        return false;
+    }
     TableEntry *e = table_bucket(t, key)->entry;
     for (int i = 0; i < TABLE_BUCKET_ENTRIES; i++) {
         uint64_t n = atomic_load_explicit(&e[i].count, memory_order_relaxed);
@@ -93,8 +149,38 @@ static inline bool table_probe(const Table *t, Key128 key, uint64_t *count) {
     return false;
 }
 
-/* Stores the count of `key` by the replacement rule above. */
+/* Stores `count` in a narrow table (it must fit count_bits). */
+static inline void table_store_narrow(const Table *t, Key128 key, uint64_t count, TableCounters *counters) {
+    _Atomic uint64_t *w = table_narrow_bucket(t, key)->word;
+    uint64_t check = table_narrow_check(t, key), mask = ((uint64_t)1 << t->count_bits) - 1;
+    int victim = 0;
+    bool replacing = true;
+    uint64_t smallest = UINT64_MAX;
+    for (int i = 0; i < TABLE_NARROW_ENTRIES; i++) {
+        uint64_t word = atomic_load_explicit(&w[i], memory_order_relaxed);
+        if (word == 0 || (word & ~mask) == check) {
+            victim = i;
+            replacing = false;
+            break;
+        }
+        if ((word & mask) < smallest) {
+            smallest = word & mask;
+            victim = i;
+        }
+    }
+    counters->stores++;
+    counters->replacements += replacing;
+    atomic_store_explicit(&w[victim], check | count, memory_order_relaxed);
+}
+
+/* Stores the count of `key` by the replacement rule above; a count too large for a
+ * narrow entry (impossible in a legal position) is not stored. */
 static inline void table_store(const Table *t, Key128 key, uint64_t count, TableCounters *counters) {
+    if (t->count_bits) {
+        if (count >> t->count_bits == 0)
+            table_store_narrow(t, key, count, counters);
+        return;
+    }
     TableEntry *e = table_bucket(t, key)->entry;
     int victim = 0;
     bool replacing = true;
@@ -124,7 +210,7 @@ typedef struct PlyStats {
     uint64_t slots, probes, matches, stores, used, replacements;
 } PlyStats;
 
-/* Slots of a table, and how many hold an entry (a scan: call after the run). */
+/* Slots (entries) of a table, and how many hold an entry (a scan: call after the run). */
 uint64_t table_slots(const Table *t);
 uint64_t table_used_slots(const Table *t);
 

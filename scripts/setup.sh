@@ -5,7 +5,7 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
-packages=(gcc meson ninja-build pkg-config libcriterion-dev libjansson-dev libxml2-dev hyperfine
+packages=(gcc meson ninja-build pkg-config libcriterion-dev libjansson-dev libxml2-dev hyperfine groff-base
           libopenmpi-dev openmpi-bin stockfish
           clang libomp-dev) # the ThreadSanitizer build: clang with LLVM's OpenMP runtime and Archer
 missing=()

@@ -7,6 +7,9 @@
 #include "cli_support.h"
 
 #include <dirent.h>
+#include <errno.h>
+#include <signal.h>
+#include <sys/stat.h>
 #include <jansson.h>
 #include <sys/wait.h>
 #include <time.h>
@@ -300,5 +303,212 @@ Test(check, json_document_names_the_engine_and_sums_up) {
     cr_assert_eq(json_integer_value(json_object_get(summary, "differ")), 0);
     cr_assert_eq(json_integer_value(json_object_get(summary, "errors")), 0);
     json_decref(doc);
+    cli_run_free(&run);
+}
+
+/* ---- Hostile engines: small shell scripts written by the test ---------------------- */
+
+/* A hostile engine: a shell script in a fresh directory that records its pid (which perft
+ * check makes the id of its process group) in DIR/pid, answers `uci` with `on_uci` and
+ * `isready` with readyok, runs `on_go` for `go` and `on_quit` for `quit`. */
+typedef struct Hostile {
+    char dir[64], script[96];
+} Hostile;
+
+static Hostile hostile(const char *prelude, const char *on_uci, const char *on_go, const char *on_quit) {
+    Hostile h;
+    snprintf(h.dir, sizeof h.dir, "/tmp/perftkit-engine-XXXXXX");
+    cr_assert(mkdtemp(h.dir));
+    snprintf(h.script, sizeof h.script, "%s/engine.sh", h.dir);
+    FILE *f = fopen(h.script, "w");
+    cr_assert(f);
+    fprintf(f,
+            "#!/bin/sh\necho $$ > %s/pid\n%s\n"
+            "while read -r command rest; do\n"
+            "  case \"$command\" in\n"
+            "    uci) %s ;;\n"
+            "    isready) echo readyok ;;\n"
+            "    go) %s ;;\n"
+            "    quit) %s ;;\n"
+            "  esac\n"
+            "done\n",
+            h.dir, prelude, on_uci ? on_uci : "printf 'id name hostile\\nuciok\\n'", on_go, on_quit ? on_quit : "exit 0");
+    fclose(f);
+    cr_assert_eq(chmod(h.script, 0755), 0);
+    return h;
+}
+
+static double seconds_now(void) {
+    struct timespec t;
+    clock_gettime(CLOCK_MONOTONIC, &t);
+    return (double)t.tv_sec + 1e-9 * (double)t.tv_nsec;
+}
+
+/* Live (not zombie) processes whose process group is `pgid`, from /proc. */
+static int group_members(pid_t pgid) {
+    DIR *proc = opendir("/proc");
+    cr_assert(proc);
+    int members = 0;
+    for (struct dirent *d; (d = readdir(proc));) {
+        if (d->d_name[0] < '0' || d->d_name[0] > '9')
+            continue;
+        char path[300], text[1024];
+        snprintf(path, sizeof path, "/proc/%s/stat", d->d_name);
+        FILE *f = fopen(path, "r");
+        if (!f)
+            continue;
+        size_t n = fread(text, 1, sizeof text - 1, f);
+        fclose(f);
+        text[n] = '\0';
+        char *after = strrchr(text, ')'), state;
+        int parent, group;
+        if (after && sscanf(after + 1, " %c %d %d", &state, &parent, &group) == 3 && group == pgid && state != 'Z')
+            members++;
+    }
+    closedir(proc);
+    return members;
+}
+
+/* The engine's process group is gone: no process left in it, not even a zombie. */
+static void assert_group_reaped(const Hostile *h) {
+    char path[128];
+    snprintf(path, sizeof path, "%s/pid", h->dir);
+    FILE *f = fopen(path, "r");
+    cr_assert(f, "the engine never started");
+    int pgid = 0;
+    cr_assert_eq(fscanf(f, "%d", &pgid), 1);
+    fclose(f);
+    cr_assert_gt(pgid, 1);
+    for (int i = 0; i < 100 && (group_members(pgid) || kill(-pgid, 0) == 0); i++)
+        nanosleep(&(struct timespec){0, 20 * 1000 * 1000}, NULL);
+    cr_assert_eq(group_members(pgid), 0, "a process of the engine's group %d is still running", pgid);
+    cr_assert(kill(-pgid, 0) != 0 && errno == ESRCH, "the engine's group %d is not reaped", pgid);
+    unlink(path);
+    unlink(h->script);
+    rmdir(h->dir);
+}
+
+/* Runs check against `h` with `args`; asserts the exit status, one line saying `expected`
+ * that names the engine by its command, the time bound, and the whole group reaped.
+ * Returns the message line (static storage, overwritten by the next call). */
+static const char *assert_hostile(const Hostile *h, const char *args, int status, const char *expected,
+                                  double seconds) {
+    static char said[4096];
+    double start = seconds_now();
+    CliRun run = cli_run("check -t 1 --engine '%s' %s", h->script, args);
+    double took = seconds_now() - start;
+    cr_assert_eq(run.status, status, "%s: %s%s", expected, run.out, run.err);
+    const char *line = strstr(run.out, "ERROR ") ? strstr(run.out, "ERROR ") : run.err;
+    snprintf(said, sizeof said, "%.*s", (int)strcspn(line, "\n") + 1, line);
+    cli_run_free(&run);
+    cr_assert(strstr(said, expected), "expected '%s' in: %s", expected, said);
+    char named[160];
+    snprintf(named, sizeof named, "engine '%s'", h->script);
+    cr_assert(strstr(said, named), "the engine is named by its command: %s", said);
+    assert_one_line(said);
+    cr_assert_lt(took, seconds, "took %.2f s, more than %g s: %s", took, seconds, said);
+    assert_group_reaped(h);
+    return said;
+}
+
+Test(check, an_engine_writing_megabytes_without_a_newline_is_stopped_at_once) {
+    Hostile h = hostile("", NULL, "head -c 5000000 /dev/zero | tr '\\000' x", NULL);
+    assert_hostile(&h, "-d 2 --timeout 30", 2,
+                   "wrote more than 16384 bytes without a newline while total for 'go perft 2' was awaited: "
+                   "'xxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxx...'",
+                   5);
+    h = hostile("", "head -c 5000000 /dev/zero", "", NULL); /* and in the handshake */
+    assert_hostile(&h, "-d 2 --timeout 30", 2, "wrote more than 16384 bytes without a newline while 'uciok' was awaited",
+                   5);
+}
+
+Test(check, an_engine_printing_endless_garbage_is_stopped_at_once) {
+    Hostile h = hostile("", NULL, "yes 'garbage garbage'", NULL);
+    assert_hostile(&h, "-d 2 --timeout 30", 2,
+                   "printed more than 10000 lines that are neither a move and its count nor a total for 'go perft 2'; "
+                   "it printed 'garbage garbage', which is",
+                   5);
+    h = hostile("", "yes \"$(printf '\\033[2J\\007')\"", "", NULL);
+    const char *said = assert_hostile(&h, "-d 2 --timeout 30", 2, "printed more than 10000 lines while 'uciok' was awaited", 5);
+    cr_assert_not(strstr(said, "\x1b"), "%s", said);
+}
+
+Test(check, a_negative_total_is_reported_as_soon_as_it_is_seen) {
+    Hostile h = hostile("", NULL, "printf 'a2a3: 1\\n\\nNodes searched: -5\\n'", NULL);
+    assert_hostile(&h, "--startpos -d 1 --timeout 60", 2,
+                   "answered 'go perft 1' with 'Nodes searched: -5', a negative count", 5);
+    h = hostile("", NULL, "printf 'a2a3: -1\\n'", NULL);
+    assert_hostile(&h, "--startpos -d 1 --timeout 60", 2, "answered 'go perft 1' with 'a2a3: -1', a negative count", 5);
+}
+
+Test(check, a_count_of_more_than_40_digits_is_refused) {
+    Hostile h = hostile("", NULL, "printf 'a2a3: 12345678901234567890123456789012345678901234567890\\n'", NULL);
+    assert_hostile(&h, "--startpos -d 1 --timeout 60", 2,
+                   "answered 'go perft 1' with 'a2a3: 12345678901234567890123456789012345678901234567890', a count of "
+                   "50 digits, more than 40",
+                   5);
+    h = hostile("", NULL, "printf 'Nodes searched: 340282366920938463463374607431768211456\\n'", NULL);
+    assert_hostile(&h, "--startpos -d 1 --timeout 60", 2, "a count past 2^128 - 1", 5);
+}
+
+/* Listing moves twice is a move generator's fault like any other: found at the first
+ * divide and reported as a difference (exit 1) with every move it lists twice. */
+Test(check, an_engine_listing_each_move_twice_is_a_difference_found_at_once) {
+    Hostile h = hostile("", NULL,
+                        "for m in a2a3 a2a4 b2b3 b2b4 c2c3 c2c4 d2d3 d2d4 e2e3 e2e4 f2f3 f2f4 g2g3 g2g4 h2h3 h2h4 "
+                        "b1a3 b1c3 g1f3 g1h3; do echo \"$m: 1\"; echo \"$m: 1\"; done; echo 'Nodes searched: 40'",
+                        NULL);
+    double start = seconds_now();
+    CliRun run = cli_run("check -t 1 --json --engine '%s' --startpos -d 1 --timeout 60", h.script);
+    cr_assert_eq(run.status, 1, "%s%s", run.out, run.err);
+    cr_assert_lt(seconds_now() - start, 5);
+    json_error_t error;
+    json_t *doc = json_loads(run.out, 0, &error);
+    cr_assert(doc, "not JSON (%s): %s", error.text, run.out);
+    json_t *failure = json_object_get(json_array_get(json_object_get(doc, "positions"), 0), "failure");
+    cr_assert_eq(json_array_size(json_object_get(failure, "duplicated")), 20, "all 20 moves, twice each");
+    cr_assert_eq(json_array_size(json_object_get(failure, "missing")), 0);
+    cr_assert_eq(json_array_size(json_object_get(failure, "path")), 0, "found at the root");
+    json_decref(doc);
+    cli_run_free(&run);
+    assert_group_reaped(&h);
+}
+
+Test(check, an_engine_ignoring_quit_and_sigterm_is_killed_with_its_children) {
+    Hostile h = hostile("trap '' TERM", NULL, "sleep 60", ":");
+    assert_hostile(&h, "-d 2 --timeout 1", 2, "gave no total for 'go perft 2' within 1 s", 4);
+}
+
+Test(check, an_engine_dying_while_its_child_holds_the_pipe_is_seen_at_once) {
+    Hostile h = hostile("", NULL, "sleep 60 & exit 3", NULL);
+    assert_hostile(&h, "-d 2 --timeout 60", 2, "exited with status 3 while total for 'go perft 2' was awaited", 5);
+    /* A child holding the pipe from the start, and an engine that quits when asked. */
+    h = hostile("sleep 60 &", NULL, "printf 'Nodes searched: -1\\n'", NULL);
+    assert_hostile(&h, "-d 2 --timeout 60", 2, "a negative count", 5);
+}
+
+Test(check, an_engine_is_named_by_its_command_with_its_id_name_quoted) {
+    Hostile h = hostile("", "printf 'id name \\033[31m????\\nuciok\\n'", "printf 'xyzzy: 20\\n'", NULL);
+    const char *said = assert_hostile(&h, "-d 2 --timeout 60", 2,
+                                      "(id name '\\x1B[31m?\?\?\?') answered 'go perft 2' with 'xyzzy: 20', which is not a "
+                                      "UCI move and a count",
+                                      5);
+    cr_assert(!strncmp(said, "ERROR   position", 16), "%s", said);
+}
+
+Test(check, debian_stockfish_agrees_on_kiwipete_and_chess960_positions) {
+    const char *stockfish = "/usr/games/stockfish";
+    if (access(stockfish, X_OK) != 0)
+        cr_skip_test("no %s (Debian's stockfish package)", stockfish);
+    CliRun run = cli_run("check -t 1 --engine %s --fen "
+                         "'r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1' -d 3",
+                         stockfish);
+    cr_assert_eq(run.status, 0, "%s%s", run.out, run.err);
+    cr_assert(!strncmp(run.out, "agree ", 6) && strstr(run.out, " depth 3, 97862 nodes\n"), "%s", run.out);
+    cli_run_free(&run);
+    char path[1024];
+    run = cli_run("check -t 1 --engine %s '%s' -d 2", stockfish, suite_path("stockfish_perft_sh_960.epd", path, sizeof path));
+    cr_assert_eq(run.status, 0, "%s%s", run.out, run.err);
+    cr_assert(strstr(run.out, "\n11 agree, 0 differ, 0 errors\n"), "%s", run.out);
     cli_run_free(&run);
 }

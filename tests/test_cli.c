@@ -64,27 +64,47 @@ Test(cli, divide_of_chess960_writes_king_takes_rook) {
 }
 
 /* Starts `perft ARGS...` (NULL-ended), lets it run `seconds`, then sends `signal_number`;
- * returns the wait status. */
-static int run_and_signal(double seconds, int signal_number, char *const args[]) {
+ * returns the wait status. With `text`, the program's stdout is read into it (NUL-ended,
+ * at most `size` - 1 bytes); else it goes to /dev/null. */
+static int signalled_run(double seconds, int signal_number, char *const args[], char *text, size_t size) {
     const char *bin = getenv("PERFTKIT_BIN");
     cr_assert(bin, "PERFTKIT_BIN is not set");
+    int out[2];
+    cr_assert_eq(pipe(out), 0);
     pid_t pid = fork();
     cr_assert(pid >= 0);
     if (pid == 0) {
         char *argv[32] = {(char *)bin};
         for (int i = 0; args[i] && i < 30; i++)
             argv[i + 1] = args[i];
-        freopen("/dev/null", "w", stdout);
+        if (text)
+            dup2(out[1], STDOUT_FILENO);
+        else
+            freopen("/dev/null", "w", stdout);
+        close(out[0]);
+        close(out[1]);
         freopen("/dev/null", "w", stderr);
         execv(bin, argv);
         _exit(127);
     }
+    close(out[1]);
     struct timespec pause = {(time_t)seconds, (long)((seconds - (double)(time_t)seconds) * 1e9)};
     nanosleep(&pause, NULL);
     kill(pid, signal_number);
+    size_t n = 0;
+    ssize_t got;
+    while (text && (got = read(out[0], text + n, size - 1 - n)) > 0)
+        n += (size_t)got;
+    if (text)
+        text[n] = '\0';
+    close(out[0]);
     int status;
     cr_assert_eq(waitpid(pid, &status, 0), pid);
     return status;
+}
+
+static int run_and_signal(double seconds, int signal_number, char *const args[]) {
+    return signalled_run(seconds, signal_number, args, NULL, 0);
 }
 
 /* True when the journal at `path` holds at least one whole line (its header). */
@@ -269,28 +289,8 @@ Test(cli, suite_ctrl_c_prints_what_finished_the_summary_and_exits_130) {
           "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1 ;D1 20 ;D9 2439530234167 ;id initial\n",
           f);
     fclose(f);
-    const char *bin = getenv("PERFTKIT_BIN");
-    int out[2];
-    cr_assert_eq(pipe(out), 0);
-    pid_t child = fork();
-    if (child == 0) {
-        dup2(out[1], STDOUT_FILENO);
-        close(out[0]);
-        execl(bin, bin, "suite", "-t", "2", path, (char *)NULL);
-        _exit(127);
-    }
-    close(out[1]);
-    nanosleep(&(struct timespec){0, 500 * 1000 * 1000}, NULL);
-    kill(child, SIGINT);
     char text[65536];
-    size_t n = 0;
-    ssize_t got;
-    while ((got = read(out[0], text + n, sizeof text - 1 - n)) > 0)
-        n += (size_t)got;
-    text[n] = '\0';
-    close(out[0]);
-    int status;
-    waitpid(child, &status, 0);
+    int status = signalled_run(0.5, SIGINT, (char *[]){"suite", "-t", "2", path, NULL}, text, sizeof text);
     unlink(path);
     cr_assert(WIFEXITED(status) && WEXITSTATUS(status) == 130, "status %d: %s", status, text);
     cr_assert(strstr(text, "pass  kings "), "%s", text);
@@ -321,9 +321,11 @@ Test(cli, stats_prints_the_wiki_columns) {
     cr_assert(strstr(run.out, "depth              nodes      captures          e.p.       castles    promotions"),
               "%s", run.out);
     /* The wiki's row for depth 5: nodes, captures, e.p., castles, promotions, checks,
-     * discovery checks, double checks, mates. */
+     * discovery checks, double checks, mates; then the Grand Chess Tree's classes. */
     cr_assert(strstr(run.out, "5                4865609         82719           258             0             0"
-                              "         27351             6             0           347\n"),
+                              "         27351             6             0           347"
+                              "         26998             6             0             0"
+                              "           347             0             0             0\n"),
               "%s", run.out);
     /* A limit stops the binary inside depth 5 (4,865,609 leaves): depths 1-4 stay. */
     run = run_perft("stats -d 8 --hash 16 --max-nodes 1000000", false);
@@ -465,28 +467,8 @@ Test(cli, time_limit_stops_a_deep_count) {
 }
 
 Test(cli, ctrl_c_prints_what_was_finished_and_exits_130) {
-    const char *bin = getenv("PERFTKIT_BIN");
-    int out[2];
-    cr_assert_eq(pipe(out), 0);
-    pid_t child = fork();
-    if (child == 0) {
-        dup2(out[1], STDOUT_FILENO);
-        close(out[0]);
-        execl(bin, bin, "count", "-d", "12", "-t", "2", (char *)NULL);
-        _exit(127);
-    }
-    close(out[1]);
-    nanosleep(&(struct timespec){0, 500 * 1000 * 1000}, NULL);
-    kill(child, SIGINT);
     char text[65536];
-    size_t n = 0;
-    ssize_t got;
-    while ((got = read(out[0], text + n, sizeof text - 1 - n)) > 0)
-        n += (size_t)got;
-    text[n] = '\0';
-    close(out[0]);
-    int status;
-    waitpid(child, &status, 0);
+    int status = signalled_run(0.5, SIGINT, (char *[]){"count", "-d", "12", "-t", "2", NULL}, text, sizeof text);
     cr_assert(WIFEXITED(status) && WEXITSTATUS(status) == 130, "status %d: %s", status, text);
     cr_assert(strstr(text, "status: interrupted\n"), "%s", text);
     cr_assert(strstr(text, "perft(12) >= "), "%s", text);
@@ -628,4 +610,25 @@ Test(cli, bench_json_pipes_into_a_parser_and_results_reads_what_it_stored) {
     cr_assert(run.status == 0 && strstr(run.out, "usage: perft bench"), "%s", run.out);
     run = run_perft("results --help", false);
     cr_assert(run.status == 0 && strstr(run.out, "usage: perft results"), "%s", run.out);
+}
+
+/* perft show's colours depend on the terminal and the environment; only the binary on
+ * a real pseudo-terminal (script) can show that. */
+Test(cli, show_colours_a_terminal_only_never_with_no_color_or_a_dumb_terminal) {
+    const char *bin = getenv("PERFTKIT_BIN");
+    cr_assert(bin, "PERFTKIT_BIN is not set (run the tests through meson test)");
+    Run run = run_command("script -qec \"env -u NO_COLOR TERM=xterm-256color '%s' show --fan\" /dev/null", bin);
+    cr_assert(strstr(run.out, "\033[48;5;137m\033[1;97m \u2656 "), "no colours on a terminal: %s", run.out);
+    cr_assert(strstr(run.out, "Legal moves: 20"), "%s", run.out);
+    static const char *const plain[] = {"NO_COLOR=1 TERM=xterm-256color", "NO_COLOR= TERM=xterm-256color",
+                                        "TERM=dumb"};
+    for (int i = 0; i < 3; i++) {
+        run = run_command("script -qec \"env -u NO_COLOR %s '%s' show --fan\" /dev/null", plain[i], bin);
+        cr_assert(strstr(run.out, " 1 \u2656 \u2658 \u2657 \u2655 \u2654 \u2657 \u2658 \u2656 1"), "%s: %s",
+                  plain[i], run.out);
+        cr_assert_null(strchr(run.out, '\033'), "colours with %s: %s", plain[i], run.out);
+    }
+    run = run_command("env -u NO_COLOR TERM=xterm-256color '%s' show | cat", bin);
+    cr_assert(strstr(run.out, " 1 R N B Q K B N R 1\n"), "%s", run.out);
+    cr_assert_null(strchr(run.out, '\033'), "colours into a pipe: %s", run.out);
 }

@@ -60,6 +60,56 @@ Test(cmd_count, counts_are_the_same_at_every_split_ply) {
     cli_run_free(&run);
 }
 
+Test(cmd_count, divide_fan_writes_figurines_in_san_order) {
+    /* The start position's divide 3 in SAN is Na3 400, Nc3 440, Nf3 440, Nh3 400, a3 380:
+     * in FAN the same lines with white's knight figurine. */
+    CliRun run = cli_run("divide -d 3 --fan");
+    cr_assert_eq(run.status, 0, "%s", run.err);
+    cr_assert(!strncmp(run.out, "\u2658a3 400\n\u2658c3 440\n\u2658f3 440\n\u2658h3 400\na3 380\n", 38), "%s",
+              run.out);
+    cr_assert(strstr(run.out, "\nNodes searched: 8902\n"), "%s", run.out);
+    cli_run_free(&run);
+    /* Black to move: black's figurines; castling and pawn moves as in SAN. */
+    run = cli_run("divide -d 1 --fan --moves e4");
+    cr_assert(!strncmp(run.out, "\u265Ea6 1\n\u265Ec6 1\n\u265Ef6 1\n\u265Eh6 1\na5 1\n", 30), "%s", run.out);
+    cli_run_free(&run);
+    /* Kiwipete: every FAN line is its SAN line with the piece letter made a figurine. */
+    CliRun san = cli_run("divide -d 2 --san --fen " KIWIPETE), fan = cli_run("divide -d 2 --fan --fen " KIWIPETE);
+    cr_assert(san.status == 0 && fan.status == 0, "%s%s", san.err, fan.err);
+    cr_assert(strstr(fan.out, "\nO-O ") && strstr(fan.out, "\nO-O-O ") && strstr(fan.out, "\n\u2657xa6 "), "%s",
+              fan.out);
+    char *s = san.out, *f = fan.out;
+    int lines = 0;
+    for (; *s && *f; lines++) {
+        size_t sn = strcspn(s, "\n"), fn = strcspn(f, "\n");
+        char san_line[64], fan_line[64], expected[64];
+        snprintf(san_line, sizeof san_line, "%.*s", (int)sn, s);
+        snprintf(fan_line, sizeof fan_line, "%.*s", (int)fn, f);
+        static const char *const figurine[] = {"\u2658", "\u2657", "\u2656", "\u2655", "\u2654"};
+        const char *letter = strchr("NBRQK", san_line[0]);
+        if (san_line[0] && letter && strncmp(san_line, "Nodes searched", 14))
+            snprintf(expected, sizeof expected, "%s%s", figurine[letter - "NBRQK"], san_line + 1);
+        else
+            snprintf(expected, sizeof expected, "%s", san_line);
+        cr_assert_str_eq(fan_line, expected);
+        s += sn + (s[sn] == '\n');
+        f += fn + (f[fn] == '\n');
+    }
+    cr_assert_eq(lines, 48 + 2, "48 root moves, a blank line and the total");
+    cli_run_free(&san);
+    cli_run_free(&fan);
+    /* JSON keeps its uci and san fields. */
+    run = cli_run("divide -d 1 --fan --json");
+    cr_assert_eq(run.status, 0, "%s", run.err);
+    cr_assert(strstr(run.out, "\"san\": \"Nf3\"") && !strstr(run.out, "\u2658"), "%s", run.out);
+    cli_run_free(&run);
+    /* divide --stats --fan: the figurine is one column, the counts stay aligned. */
+    run = cli_run("divide -d 2 --stats --fan");
+    cr_assert_eq(run.status, 0, "%s", run.err);
+    cr_assert(strstr(run.out, "\n\u2658a3                   20             0             0 "), "%s", run.out);
+    cli_run_free(&run);
+}
+
 Test(cmd_count, json_tells_the_units) {
     CliRun run = cli_run("count -d 5 --split-ply 3 --json");
     cr_assert_eq(run.status, 0, "%s", run.err);

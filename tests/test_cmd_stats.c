@@ -24,20 +24,25 @@ static json_t *parse_json(const CliRun *run) {
     return doc;
 }
 
-/* The wiki's start position rows: depth, nodes, captures, e.p., castles, promotions,
- * checks, discovery checks, double checks, mates. */
+/* The start position rows: the wiki's columns (depth, nodes, captures, e.p., castles,
+ * promotions, checks, discovery checks, double checks, mates), then the Grand Chess
+ * Tree's classes (checks that do not mate: direct, discovered, direct and discovered,
+ * double discovered; then the same four for mates), as both publish them. */
 static const char *const start_rows[] = {
-    "1                     20             0             0             0             0             0             0             0             0\n",
-    "2                    400             0             0             0             0             0             0             0             0\n",
-    "3                   8902            34             0             0             0            12             0             0             0\n",
-    "4                 197281          1576             0             0             0           469             0             0             8\n",
-    "5                4865609         82719           258             0             0         27351             6             0           347\n",
+    "1                     20             0             0             0             0             0             0             0             0             0             0             0             0             0             0             0             0\n",
+    "2                    400             0             0             0             0             0             0             0             0             0             0             0             0             0             0             0             0\n",
+    "3                   8902            34             0             0             0            12             0             0             0            12             0             0             0             0             0             0             0\n",
+    "4                 197281          1576             0             0             0           469             0             0             8           461             0             0             0             8             0             0             0\n",
+    "5                4865609         82719           258             0             0         27351             6             0           347         26998             6             0             0           347             0             0             0\n",
 };
 
 Test(cmd_stats, prints_the_wiki_table_of_the_start_position) {
     CliRun run = cli_run("stats -d 5 -t 2 --hash 16");
     cr_assert_eq(run.status, 0, "%s", run.err);
     cr_assert(!strncmp(run.out, "depth              nodes      captures          e.p.       castles    promotions", 80),
+              "%s", run.out);
+    cr_assert(strstr(run.out, "         mates    chk direct      chk disc  chk dir+disc  chk dbl disc   mate direct     "
+                              "mate disc mate dir+disc mate dbl disc\n"),
               "%s", run.out);
     for (int d = 0; d < 5; d++)
         cr_assert(strstr(run.out, start_rows[d]), "no depth %d row in %s", d + 1, run.out);
@@ -111,6 +116,41 @@ Test(cmd_stats, json_of_every_wiki_position_matches_the_tables) {
         cli_run_free(&run);
     }
     cr_assert_gt(checked, 100);
+}
+
+Test(cmd_stats, json_carries_the_grand_chess_tree_classes) {
+    /* The Grand Chess Tree's start position, depth 6, and Kiwipete, depth 4
+     * (suites/gct_stats.tsv): the classes as JSON members named as the GCT names them. */
+    static const struct {
+        const char *args;
+        int depth;
+        const char *members[8][2];
+    } cases[] = {
+        {"-d 6", 6, {{"direct_checks", "797896"}, {"single_discovered_checks", "329"},
+                     {"direct_discovered_checks", "46"}, {"double_discovered_checks", "0"},
+                     {"direct_mates", "10828"}, {"single_discovered_mates", "0"},
+                     {"direct_discovered_mates", "0"}, {"double_discovered_mates", "0"}}},
+        {"-d 4 --fen 'r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq -'", 4,
+         {{"direct_checks", "25432"}, {"single_discovered_checks", "42"},
+          {"direct_discovered_checks", "6"}, {"double_discovered_checks", "0"},
+          {"direct_mates", "43"}, {"single_discovered_mates", "0"},
+          {"direct_discovered_mates", "0"}, {"double_discovered_mates", "0"}}},
+    };
+    for (size_t c = 0; c < sizeof cases / sizeof cases[0]; c++) {
+        CliRun run = cli_run("stats --json -t 2 --hash 64 %s", cases[c].args);
+        cr_assert_eq(run.status, 0, "%s", run.err);
+        json_t *doc = parse_json(&run);
+        cr_assert_eq(json_integer_value(json_object_get(doc, "schema")), 1, "new members, same schema");
+        json_t *row = json_array_get(json_object_get(doc, "depths"), (size_t)cases[c].depth - 1);
+        cr_assert_eq(json_integer_value(json_object_get(row, "depth")), cases[c].depth);
+        for (int i = 0; i < 8; i++) {
+            const char *got = json_string_value(json_object_get(row, cases[c].members[i][0]));
+            cr_expect(got && !strcmp(got, cases[c].members[i][1]), "%s %s: expected %s, got %s", cases[c].args,
+                      cases[c].members[i][0], cases[c].members[i][1], got ? got : "nothing");
+        }
+        json_decref(doc);
+        cli_run_free(&run);
+    }
 }
 
 Test(cmd_stats, a_node_limit_prints_the_finished_depths_and_exits_3) {

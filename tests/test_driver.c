@@ -188,12 +188,14 @@ Test(driver, tables_spread_memory_towards_the_deepest_ply) {
     TableSet set;
     char error[160];
     cr_assert(table_set_create(&set, (size_t)1 << 30, error, sizeof error), "%s", error);
-    cr_assert_eq(table_slots(table_for(&set, 2)), (1ULL << 30) / 2 / 16, "half of 1 GiB at remaining depth 2");
-    cr_assert_eq(table_slots(table_for(&set, 3)), (1ULL << 30) / 4 / 16);
+    uint64_t buckets = (1ULL << 30) / 64;
+    cr_assert_eq(table_slots(table_for(&set, 2)), buckets * 2 / 3 * 8, "two thirds of 1 GiB, 8-byte entries");
+    cr_assert_eq(table_slots(table_for(&set, 3)), (buckets - buckets * 2 / 3) * 2 / 3 * 8);
+    cr_assert_eq(table_for(&set, 4)->count_bits, 0, "16-byte entries from depth 4");
     cr_assert_null(table_for(&set, 1), "depth 1 is never hashed");
     uint64_t total = 0;
     for (int d = 2; d <= TABLE_MAX_DEPTH; d++)
-        total += table_for(&set, d) ? table_slots(table_for(&set, d)) * 16 : 0;
+        total += table_for(&set, d) ? table_for(&set, d)->bucket_count * 64 : 0;
     cr_assert_leq(total, 1ULL << 30);
     table_set_destroy(&set);
     cr_assert(table_set_create(&set, 1000, error, sizeof error));
@@ -204,13 +206,14 @@ Test(driver, tables_spread_memory_towards_the_deepest_ply) {
 Test(driver, table_keeps_counts_and_detects_torn_entries) {
     TableSet set;
     cr_assert(table_set_create(&set, 1 << 20, NULL, 0));
-    const Table *t = table_for(&set, 2);
+    const Table *t = table_for(&set, 4);
+    cr_assert_eq(t->count_bits, 0);
     TableCounters counters = {0, 0, 0, 0};
     Key128 key = {0x1234567890ABCDEFULL, 0x42};
     uint64_t got;
     cr_assert_not(table_probe(t, key, &got));
-    table_store(t, key, 8902, &counters);
-    cr_assert(table_probe(t, key, &got) && got == 8902);
+    table_store(t, key, 197281, &counters);
+    cr_assert(table_probe(t, key, &got) && got == 197281);
     /* A torn entry: the count of one write with the check of another. */
     TableEntry *e = &table_bucket(t, key)->entry[0];
     atomic_store(&e->count, 9999);
@@ -221,6 +224,39 @@ Test(driver, table_keeps_counts_and_detects_torn_entries) {
     cr_assert_not(table_probe(t, (Key128){key.lo + 1, key.hi}, &got), "the smallest count was replaced");
     cr_assert(table_probe(t, (Key128){key.lo + 4, key.hi}, &got) && got == 400);
     cr_assert_eq(counters.replacements, 1);
+    table_set_destroy(&set);
+}
+
+Test(driver, narrow_entries_keep_counts_in_one_word_and_check_the_high_key_bits) {
+    TableSet set;
+    cr_assert(table_set_create(&set, 1 << 20, NULL, 0));
+    const Table *t2 = table_for(&set, 2), *t3 = table_for(&set, 3);
+    cr_assert_eq(t2->count_bits, 16);
+    cr_assert_eq(t3->count_bits, 24);
+    TableCounters counters = {0, 0, 0, 0};
+    Key128 key = {0x1234567890AB0000ULL, 0x42};
+    uint64_t got;
+    cr_assert_not(table_probe(t3, key, &got));
+    table_store(t3, key, 8902, &counters);
+    cr_assert(table_probe(t3, key, &got) && got == 8902);
+    table_store(t3, key, 9467, &counters);
+    cr_assert(table_probe(t3, key, &got) && got == 9467, "the same key is overwritten in place");
+    cr_assert_not(table_probe(t3, (Key128){key.lo ^ (1ULL << 40), key.hi}, &got), "a check bit differs");
+    cr_assert(table_probe(t3, (Key128){key.lo ^ 1, key.hi}, &got), "bits below the check are the count's");
+    table_store(t3, (Key128){0x123, key.hi}, 0, &counters);
+    cr_assert(table_probe(t3, (Key128){0x123, key.hi}, &got) && got == 0,
+              "a key whose check bits are all 0 is still stored (an empty word is 0)");
+    cr_assert_not(table_probe(t3, (Key128){0x7777000000000000ULL, key.hi}, &got));
+    /* Eight other keys in the same bucket push out the smallest count. */
+    for (uint64_t i = 1; i <= TABLE_NARROW_ENTRIES; i++)
+        table_store(t2, (Key128){key.lo + (i << 16), key.hi}, 100 * i, &counters);
+    cr_assert(table_probe(t2, (Key128){key.lo + (1 << 16), key.hi}, &got) && got == 100);
+    table_store(t2, (Key128){key.lo + (99ULL << 16), key.hi}, 5000, &counters);
+    cr_assert_not(table_probe(t2, (Key128){key.lo + (1 << 16), key.hi}, &got), "the smallest count was replaced");
+    cr_assert(table_probe(t2, (Key128){key.lo + (99ULL << 16), key.hi}, &got) && got == 5000);
+    uint64_t before = counters.stores;
+    table_store(t2, (Key128){key.lo + (7ULL << 16), key.hi}, 1 << 16, &counters);
+    cr_assert_eq(counters.stores, before, "a count too wide for 16 bits is not stored");
     table_set_destroy(&set);
 }
 

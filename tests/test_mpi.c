@@ -100,3 +100,30 @@ Test(mpi, a_job_with_a_rank_killed_resumes_from_the_journal_with_other_ranks, .t
     cr_expect(from > 0 && from < of, "the kill should leave part of the work (%lu of %lu units journaled)", from, of);
     run_command("rm -rf %s", dir);
 }
+
+/* `perft stats ARGS` in one process and over `ranks` ranks print the same table. */
+static void expect_same_stats(int ranks, const char *args, const char *row) {
+    Run one = run_command("%s stats %s 2>/dev/null", getenv("PERFTKIT_BIN"), args);
+    cr_assert_eq(one.status, 0, "stats %s: exit %d", args, one.status);
+    cr_assert(strstr(one.out, row), "stats %s has no row '%s':\n%s", args, row, one.out);
+    char expected[sizeof one.out];
+    memcpy(expected, one.out, sizeof expected);
+    Run many = run_command("%s --allow-run-as-root --oversubscribe -np %d %s stats %s 2>/dev/null", mpirun(), ranks,
+                           mpi_bin(), args);
+    cr_assert_eq(many.status, 0, "-np %d stats %s: exit %d", ranks, args, many.status);
+    cr_expect_str_eq(many.out, expected);
+}
+
+Test(mpi, stats_over_ranks_give_the_tables_of_one_process, .timeout = 600) {
+    /* the rows' figures are the chessprogramming wiki's (Perft Results) */
+    expect_same_stats(2, "-d 6 -t 1", "119060324");
+    expect_same_stats(3, "-d 5 -t 2 --hash 0 --fen " KIWIPETE, "193690690");
+    expect_same_stats(4, "-d 4 -t 1 --fen " KIWIPETE, "4085603");
+}
+
+Test(mpi, a_verification_run_over_ranks_checks_both_key_sets, .timeout = 600) {
+    Run r = run_command("%s --allow-run-as-root --oversubscribe -np 2 %s count -d 6 -t 1 --verify 2>&1", mpirun(),
+                        mpi_bin());
+    cr_assert_eq(r.status, 0, "exit %d:\n%s", r.status, r.out);
+    cr_expect(strstr(r.out, "119060324"), "%s", r.out);
+}

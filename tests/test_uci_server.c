@@ -59,6 +59,29 @@ Test(uci_server, plays_the_moves_of_a_position_command) {
     free(out);
 }
 
+Test(uci_server, d_shows_the_board_as_perft_show_does) {
+    /* After 1. e4 e5 2. Bc4 Nc6 3. Qh5 Nf6 4. Qxf7#: the board, the FEN, the checker
+     * and no legal move; then a position with a pin. No colour: not a terminal. */
+    char *out = serve("position startpos moves e2e4 e7e5 f1c4 b8c6 d1h5 g8f6 h5f7\nd\n"
+                      "position fen 4k3/8/8/8/1b6/8/3N4/4K2r w - - 0 1\nd\nisready\n");
+    cr_assert(strstr(out, "   a b c d e f g h\n"
+                          " 8 r . b q k b . r 8\n"
+                          " 7 p p p p . Q p p 7\n"
+                          " 6 . . n . . n . . 6\n"
+                          " 5 . . . . p . . . 5\n"
+                          " 4 . . B . P . . . 4\n"
+                          " 3 . . . . . . . . 3\n"
+                          " 2 P P P P . P P P 2\n"
+                          " 1 R N B . K . N R 1\n"
+                          "   a b c d e f g h\n\n"
+                          "Fen: r1bqkb1r/pppp1Qpp/2n2n2/4p3/2B1P3/8/PPPP1PPP/RNB1K1NR b KQkq - 0 4\n"),
+              "%s", out);
+    cr_assert(strstr(out, "\nCheckers: Qf7\nPinned: -\nLegal moves: 0 (checkmate)\n"), "%s", out);
+    cr_assert(strstr(out, "\nCheckers: Rh1\nPinned: Nd2\nLegal moves: 2\n  Ke2 Kf2\nreadyok\n"), "%s", out);
+    cr_assert_null(strchr(out, '\033'), "%s", out);
+    free(out);
+}
+
 Test(uci_server, chess960_castling_is_written_king_takes_rook) {
     char *out = serve("setoption name UCI_Chess960 value true\n"
                       "position fen r1k1r2q/p1ppp1pp/8/8/8/8/P1PPP1PP/R1K1R2Q w KQkq - 0 1\ngo perft 1\n");
@@ -166,4 +189,126 @@ Test(uci_server, a_write_failure_is_reported) {
     cr_assert_not(uci_serve(in, out));
     fclose(in);
     fclose(out);
+}
+
+/* A fixed stream of pseudo-random bytes (xorshift), so a failure can be replayed. */
+static unsigned char junk_byte(unsigned long long *state) {
+    *state ^= *state << 13;
+    *state ^= *state >> 7;
+    *state ^= *state << 17;
+    return (unsigned char)(*state >> 24);
+}
+
+/* Every answer line is at most `limit` bytes: a quotation shows at most 60 characters. */
+static void assert_short_lines(const char *text, size_t limit) {
+    for (const char *line = text; *line; line += strcspn(line, "\n") + (line[strcspn(line, "\n")] != '\0'))
+        cr_assert_leq(strcspn(line, "\n"), limit, "a line of %zu bytes: %.200s", strcspn(line, "\n"), line);
+}
+
+Test(uci_server, binary_junk_gets_one_error_line_each_and_the_position_stays) {
+    static const char *const prefixes[] = {"", "position fen ", "position startpos moves ", "go perft ",
+                                           "setoption name Hash value ", "position startpos moves e7e5 "};
+    enum { JUNK_LINES = 600 };
+    size_t size = 64 + JUNK_LINES * 400, n = 0;
+    char *commands = malloc(size);
+    cr_assert(commands);
+    n += (size_t)sprintf(commands, "position startpos moves e2e4\n");
+    unsigned long long state = 0x9e3779b97f4a7c15ULL;
+    for (int i = 0; i < JUNK_LINES; i++) {
+        const char *prefix = prefixes[i % 6];
+        n += (size_t)sprintf(commands + n, "%s", prefix);
+        /* The junk opens with a byte no command, move, FEN or number starts with. */
+        commands[n++] = (char)(0x80 | junk_byte(&state));
+        for (int length = (int)(junk_byte(&state) % 300); length > 0; length--) {
+            unsigned char c = junk_byte(&state);
+            commands[n++] = (char)(c == '\n' ? 0xff : c);
+        }
+        commands[n++] = '\n';
+    }
+    n += (size_t)sprintf(commands + n, "d\ngo perft 1\n");
+    char *out = serve_bytes(commands, n);
+    assert_clean(out);
+    assert_short_lines(out, 512);
+    cr_assert_eq(lines_starting(out, "info string error: "), JUNK_LINES, "one line for each junk line: %.2000s", out);
+    cr_assert(strstr(out, "Fen: rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq - 0 1\n"),
+              "1. e4 stays through all of it: %.2000s", out);
+    cr_assert(strstr(out, "\nNodes searched: 20\n"), "black's 20 replies: %.2000s", out);
+    free(out);
+    free(commands);
+}
+
+Test(uci_server, a_line_of_a_megabyte_is_refused_without_being_held_and_the_server_goes_on) {
+    size_t megabyte = 1 << 20, n = 0;
+    char *commands = malloc(2 * megabyte + 256);
+    cr_assert(commands);
+    n += (size_t)sprintf(commands, "position startpos moves e2e4\n");
+    size_t start = n;
+    n += (size_t)sprintf(commands + n, "position startpos moves");
+    while (n - start < megabyte)
+        n += (size_t)sprintf(commands + n, " g1f3 g8f6 f3g1 f6g8");
+    size_t first = n - start;
+    commands[n++] = '\n';
+    n += (size_t)sprintf(commands + n, "d\ngo perft 2\n");
+    start = n;
+    for (unsigned long long state = 42; n - start < megabyte;) { /* binary junk with no newline, to the end */
+        unsigned char c = junk_byte(&state);
+        commands[n++] = (char)(c == '\n' ? 0 : c);
+    }
+    char *out = serve_bytes(commands, n);
+    assert_clean(out);
+    assert_short_lines(out, 512);
+    char expected[200];
+    snprintf(expected, sizeof expected, "info string error: a command line of %zu bytes, more than %d: "
+                                        "'position startpos moves g1f3 g8f6 f3g1 f6g8 g1f3 g8f6 f3g1 f...'; ignored\n",
+             first, UCI_MAX_LINE);
+    cr_assert(strstr(out, expected), "%.500s", out);
+    cr_assert(strstr(out, "Fen: rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq - 0 1\n"), "%.500s", out);
+    cr_assert(strstr(out, "\nNodes searched: 600\n"), "e2e4's line of the start position's divide 3: %.500s", out);
+    snprintf(expected, sizeof expected, "info string error: a command line of %zu bytes, more than %d: '", megabyte,
+             UCI_MAX_LINE);
+    cr_assert(strstr(out, expected), "the junk at the end of the input is refused too: %.800s", out);
+    cr_assert_eq(lines_starting(out, "info string error: "), 2, "%.800s", out);
+    free(out);
+    free(commands);
+}
+
+Test(uci_server, go_perft_depths_beyond_the_limit_or_not_numbers_keep_the_server_serving) {
+    char *out = serve("position startpos moves e2e4\ngo perft 32x\ngo perft 4294967297\ngo perft -2147483648\n"
+                      "go perft 1.5\ngo perft +1\ngo perft 0x10\ngo perft \xe2\x91\xa0\nd\ngo perft 1\n");
+    assert_clean(out);
+    cr_assert(strstr(out, "info string error: go perft: depth '32x' is not a whole number\n"), "%s", out);
+    cr_assert(strstr(out, "info string error: go perft: depth 4294967297 is out of range 1..32\n"), "%s", out);
+    cr_assert(strstr(out, "info string error: go perft: depth -2147483648 is out of range 1..32\n"), "%s", out);
+    cr_assert(strstr(out, "info string error: go perft: depth '1.5' is not a whole number\n"), "%s", out);
+    cr_assert(strstr(out, "info string error: go perft: depth '+1' is not a whole number\n"), "%s", out);
+    cr_assert(strstr(out, "info string error: go perft: depth '0x10' is not a whole number\n"), "%s", out);
+    cr_assert(strstr(out, "info string error: go perft: depth '\\xE2\\x91\\xA0' is not a whole number\n"), "%s", out);
+    cr_assert_eq(lines_starting(out, "info string error: "), 7, "%s", out);
+    cr_assert(strstr(out, "Fen: rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq - 0 1\n"), "%s", out);
+    cr_assert(strstr(out, "\nNodes searched: 20\n"), "%s", out);
+    free(out);
+}
+
+Test(uci_server, illegal_moves_and_impossible_fens_keep_the_previous_position) {
+    char *out = serve("position startpos moves e2e4\n"
+                      "position startpos moves e2e5\n"                                    /* no such pawn move */
+                      "position startpos moves e1g1\n"                                    /* castling through pieces */
+                      "position startpos moves e2e4 e7e5 d1h5 e8e7 h5e5 e7e6\n"           /* into check */
+                      "position fen 4k3/8/8/8/8/8/8/4K2R w KQ - 0 1 moves e1c1\n"          /* no such rook */
+                      "position fen 4k3/8/8/8/8/8/4Q3/4K3 w - - 0 1\n"                    /* the side not to move in check */
+                      "position fen 8/8/8/8/8/8/8/8 w - - 0 1\n"                          /* no kings */
+                      "position fen rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1 moves e2e4 e7e5 a7a8q\n"
+                      "d\ngo perft 1\n");
+    assert_clean(out);
+    cr_assert(strstr(out, "info string error: move 1 'e2e5' is not legal in "), "%s", out);
+    cr_assert(strstr(out, "info string error: move 1 'e1g1' is not legal in "), "%s", out);
+    cr_assert(strstr(out, "info string error: move 6 'e7e6' is not legal in "), "%s", out);
+    cr_assert(strstr(out, "info string error: bad FEN '4k3/8/8/8/8/8/8/4K2R w KQ - 0 1': "), "%s", out);
+    cr_assert(strstr(out, "info string error: bad FEN '4k3/8/8/8/8/8/4Q3/4K3 w - - 0 1': "), "%s", out);
+    cr_assert(strstr(out, "info string error: bad FEN '8/8/8/8/8/8/8/8 w - - 0 1': "), "%s", out);
+    cr_assert(strstr(out, "info string error: move 3 'a7a8q' is not legal in "), "%s", out);
+    cr_assert_eq(lines_starting(out, "info string error: "), 7, "%s", out);
+    cr_assert(strstr(out, "Fen: rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq - 0 1\n"), "%s", out);
+    cr_assert(strstr(out, "\nNodes searched: 20\n"), "%s", out);
+    free(out);
 }

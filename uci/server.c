@@ -11,6 +11,8 @@
 #include <string.h>
 #include <strings.h>
 
+#include "../io/board.h"
+#include "../io/terminal.h"
 #include "../io/text.h"
 #include "../perft/driver.h"
 #include "config.h"
@@ -308,9 +310,8 @@ static bool serve_line(Server *s, char *line) {
         command_go(s, p);
     } else if (!strcmp(command, "setoption")) {
         command_setoption(s, p);
-    } else if (!strcmp(command, "d")) {
-        char fen[FEN_BUFFER_SIZE];
-        say(s, "Fen: %s", fen_write(&s->pos, fen));
+    } else if (!strcmp(command, "d")) { /* the board display of perft show, "Fen: " line included */
+        board_print(s->out, &s->pos, terminal_colour(s->out) ? BOARD_COLOR : 0);
     } else if (!strcmp(command, "quit")) {
         return false;
     } else {
