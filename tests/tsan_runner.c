@@ -24,8 +24,10 @@ enum { SKIPPED = 77 }; /* a child's exit status: the test skipped itself */
 
 struct criterion_options criterion_options; /* all off: asserts are reported only when they fail */
 
-extern struct criterion_test *__start_cr_tst[], *__stop_cr_tst[];
-extern struct criterion_suite *__start_cr_sts[], *__stop_cr_sts[];
+/* The linker's bounds of the two sections; weak, as a program without TestSuite() has
+ * no cr_sts section (both bounds are then NULL). */
+extern struct criterion_test *__start_cr_tst[] __attribute__((weak)), *__stop_cr_tst[] __attribute__((weak));
+extern struct criterion_suite *__start_cr_sts[] __attribute__((weak)), *__stop_cr_sts[] __attribute__((weak));
 
 static const struct criterion_test *current;        /* the test this child runs */
 static const struct criterion_suite *current_suite; /* its TestSuite, or NULL */
