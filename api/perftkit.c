@@ -320,6 +320,7 @@ static PerftkitStatus run(PerftkitCounter *counter, const PerftkitPosition *pos,
     case RUN_NODE_LIMIT: return PERFTKIT_STOPPED_NODES;
     case RUN_INTERRUPTED: return PERFTKIT_STOPPED_INTERRUPT;
     case RUN_BAD_UNITS: return PERFTKIT_ERROR_MEMORY; /* no memory even for the root moves' units */
+    case RUN_NO_MEMORY: return PERFTKIT_ERROR_MEMORY;
     }
     return PERFTKIT_ERROR_MEMORY;
 }

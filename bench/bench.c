@@ -76,7 +76,12 @@ static bool load(BenchWorkload *w, SuiteReader *reader, char *error, size_t size
 
 /* A first line "# NAME: ..." names the workload (bench-v1); else `fallback` does. */
 static void name_workload(BenchWorkload *w, const char *first_line, const char *fallback) {
+    if (first_line && !strncmp(first_line, "\xEF\xBB\xBF", 3))
+        first_line += 3; /* a byte-order mark, as the suite reader skips it */
     size_t n = first_line && !strncmp(first_line, "# ", 2) ? strcspn(first_line + 2, ": \n") : 0;
+    for (size_t i = 0; i < n; i++)
+        if (first_line[2 + i] <= ' ' || first_line[2 + i] >= 0x7f) /* a name is printed: plain ASCII only */
+            n = 0;
     if (n && first_line[2 + n] == ':')
         snprintf(w->name, sizeof w->name, "%.*s", (int)n, first_line + 2);
     else
@@ -402,26 +407,18 @@ bool bench_result_path(const char *dir, const char *machine, char *out, size_t s
 
 bool bench_can_save(const char *path, char *error, size_t size) {
     OutFile f;
-    char reason[4400], shown[TEXT_QUOTE_SIZE];
-    if (!outfile_open(&f, path, reason, sizeof reason))
-        return bench_error(error, size, "cannot write '%s': %s", text_quote(path, shown), strerror(errno));
+    if (!outfile_open(&f, path, error, size))
+        return false;
     outfile_abandon(&f);
     return true;
 }
 
 bool bench_save(const char *path, const BenchWorkload *w, const BenchResult *r, char *error, size_t size) {
     OutFile f;
-    char reason[4400], shown[TEXT_QUOTE_SIZE];
-    if (!outfile_open(&f, path, reason, sizeof reason))
-        return bench_error(error, size, "cannot write '%s': %s", text_quote(path, shown), strerror(errno));
-    if (!json_write(f.stream, bench_json(w, r))) {
-        int reason_number = errno ? errno : EIO;
-        outfile_abandon(&f);
-        return bench_error(error, size, "cannot write '%s': %s", text_quote(path, shown), strerror(reason_number));
-    }
-    if (!outfile_commit(&f, reason, sizeof reason))
-        return bench_error(error, size, "cannot write '%s': %s", text_quote(path, shown), strerror(errno));
-    return true;
+    if (!outfile_open(&f, path, error, size))
+        return false;
+    json_write(f.stream, bench_json(w, r)); /* a failed write leaves the stream's error for the commit */
+    return outfile_commit(&f, error, size);
 }
 
 /* The stored result at `path`, checked to be of workload `w`; NULL with the reason. */

@@ -21,17 +21,11 @@ typedef struct Walk {
     void *context;
 } Walk;
 
-/* A string of the file, cut to fit (at a UTF-8 character boundary), with each control
- * byte read as '?': the names reach the terminal in the table. */
+/* A string member of a stored result, quoted (io/text.h): the files come from anywhere,
+ * and the table prints these on a terminal. */
 static void copy_string(char *out, size_t size, json_t *value) {
-    const char *text = json_is_string(value) ? json_string_value(value) : "?";
-    size_t n = strlen(text);
-    if (n >= size)
-        for (n = size - 1; n > 0 && ((unsigned char)text[n] & 0xc0) == 0x80;)
-            n--; /* text[n] would start the cut-off part: not inside a character */
-    for (size_t i = 0; i < n; i++)
-        out[i] = (unsigned char)text[i] < 0x20 || text[i] == 0x7f ? '?' : text[i];
-    out[n] = '\0';
+    char shown[TEXT_QUOTE_SIZE];
+    snprintf(out, size, "%s", json_is_string(value) ? text_quote(json_string_value(value), shown) : "?");
 }
 
 /* Reads one file; false when it is not a bench result (not counted as an error). */
@@ -351,14 +345,8 @@ static void write_page(FILE *f, const ResultSet *set, int reference) {
 
 bool results_write_html(const char *path, const ResultSet *set, int reference, char *error, size_t size) {
     OutFile f;
-    char reason[4400], shown[TEXT_QUOTE_SIZE];
-    bool ok = outfile_open(&f, path, reason, sizeof reason);
-    if (ok) {
-        write_page(f.stream, set, reference);
-        ok = outfile_commit(&f, reason, sizeof reason);
-    }
-    if (!ok) /* outfile's message names the path unquoted; this one quotes it */
-        return bench_error(error, size, "cannot write '%s': %s", text_quote(path, shown),
-                           strerror(errno ? errno : EIO));
-    return true;
+    if (!outfile_open(&f, path, error, size))
+        return false;
+    write_page(f.stream, set, reference);
+    return outfile_commit(&f, error, size);
 }

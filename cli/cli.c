@@ -2,11 +2,14 @@
 #include "cli.h"
 
 #include <errno.h>
+#include <limits.h>
 #include <math.h>
+#include <poll.h>
 #include <signal.h>
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/resource.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -148,50 +151,151 @@ static long default_hash_mb(int depth, double max_seconds) {
     return by_depth < free_quarter ? by_depth : free_quarter;
 }
 
+/* A field of /proc/self/status in kB ("VmSize:"), or -1. */
+static long self_status_kb(const char *field) {
+    FILE *status = fopen("/proc/self/status", "r");
+    char line[128];
+    long kb = -1;
+    size_t n = strlen(field);
+    while (status && kb < 0 && fgets(line, sizeof line, status))
+        if (!strncmp(line, field, n))
+            kb = strtol(line + n, NULL, 10);
+    if (status)
+        fclose(status);
+    return kb;
+}
+
+/* Megabytes that the limit `resource` (RLIMIT_AS, RLIMIT_DATA) leaves above the
+ * process's `field` of /proc/self/status; LONG_MAX without a limit. */
+static long limit_room_mb(int resource, const char *field) {
+    struct rlimit limit;
+    if (getrlimit(resource, &limit) != 0 || limit.rlim_cur == RLIM_INFINITY)
+        return LONG_MAX;
+    long used = self_status_kb(field);
+    double room = (double)limit.rlim_cur / 1048576.0 - (used > 0 ? (double)used / 1024.0 : 0);
+    return room > 0 ? (long)room : 0;
+}
+
+/* Megabytes of tables that fit, and why no more (for the message when that is less than
+ * asked): the free memory less an eighth (tables are touched as they fill, and memory
+ * promised but not there would end the run in the kernel's out-of-memory killer), and
+ * what a limit on the address space or the data (ulimit -v, -d) leaves after room for
+ * the threads' stacks and the run's own bookkeeping. */
+static long tables_room_mb(long threads, const char **why) {
+    long free_mb = cli_memory_mb(true), room = free_mb - (free_mb / 8 > 64 ? free_mb / 8 : 64);
+    *why = "the free memory";
+    long reserve = 128 + 16 * (threads > 0 ? threads : driver_available_threads());
+    long address = limit_room_mb(RLIMIT_AS, "VmSize:"), data = limit_room_mb(RLIMIT_DATA, "VmData:");
+    if (address < LONG_MAX && address - reserve < room) {
+        room = address - reserve;
+        *why = "the address-space limit (ulimit -v)";
+    }
+    if (data < LONG_MAX && data - reserve < room) {
+        room = data - reserve;
+        *why = "the data limit (ulimit -d)";
+    }
+    return room > 0 ? room : 0;
+}
+
+/* Tables of run->hash_mb megabytes made by `make`, or, when they do not fit the memory
+ * or the system refuses them, the largest that do (halving until the system agrees; 0
+ * needs no tables): hash_mb is set to what was made. A size the user chose that had to
+ * shrink is said on stderr in one line. False, after an error line, when not even a
+ * run without tables could be set up. */
+typedef bool (*MakeTables)(void *target, long threads, size_t bytes, char *error, size_t error_size);
+
+static bool make_tables(const Cli *cli, RunOptions *run, bool chosen, MakeTables make, void *target) {
+    const char *why;
+    long asked = run->hash_mb, room = tables_room_mb(run->threads, &why), mb = asked < room ? asked : room;
+    char error[160], refusal[200] = "";
+    while (!make(target, run->threads, (size_t)mb << 20, error, sizeof error)) {
+        if (mb == 0)
+            return cli_error(cli, "%s", error), false;
+        snprintf(refusal, sizeof refusal, "%s", error);
+        mb /= 2;
+    }
+    run->hash_mb = mb;
+    if (chosen && mb < asked) {
+        if (refusal[0])
+            fprintf(cli->err, "perft %s: --hash %ld: %s; using %ld MB\n", cli->command, asked, refusal, mb);
+        else
+            fprintf(cli->err, "perft %s: --hash %ld: more than %s allows (%ld MB); using %ld MB\n", cli->command,
+                    asked, why, room, mb);
+    }
+    return true;
+}
+
+static bool make_driver(void *target, long threads, size_t bytes, char *error, size_t error_size) {
+    return driver_create(target, (int)threads, bytes, error, error_size);
+}
+
+static bool make_stats_tables(void *target, long threads, size_t bytes, char *error, size_t error_size) {
+    (void)threads;
+    return (*(StatsTables **)target = stats_tables_create(bytes, error, error_size)) != NULL;
+}
+
 bool cli_driver(const Cli *cli, RunOptions *run, int depth, Driver *driver) {
-    if (run->hash_mb < 0)
+    bool chosen = run->hash_mb >= 0;
+    if (!chosen)
         run->hash_mb = default_hash_mb(depth, run->max_seconds);
 #ifndef _OPENMP
     if (run->threads > 1)
         fprintf(cli->err, "perft %s: built without OpenMP, counting on one thread\n", cli->command);
 #endif
-    char error[160];
-    if (!driver_create(driver, (int)run->threads, (size_t)run->hash_mb << 20, error, sizeof error))
-        return cli_error(cli, "--hash %ld: %s", run->hash_mb, error), false;
-    return true;
+    return make_tables(cli, run, chosen, make_driver, driver);
 }
 
 bool cli_stats_tables(const Cli *cli, RunOptions *run, int depth, StatsTables **tables, int *threads) {
-    if (run->hash_mb < 0)
+    bool chosen = run->hash_mb >= 0;
+    if (!chosen)
         run->hash_mb = default_hash_mb(depth, 0);
     *threads = run->threads > 0 ? (int)run->threads : driver_available_threads();
-    char error[160];
-    *tables = stats_tables_create((size_t)run->hash_mb << 20, error, sizeof error);
-    if (!*tables)
-        cli_error(cli, "--hash %ld: %s", run->hash_mb, error);
-    return *tables != NULL;
+    return make_tables(cli, run, chosen, make_stats_tables, tables);
+}
+
+/* True when `stream` is a pipe or socket whose reader has gone: poll says POLLERR (a
+ * pipe) or POLLHUP (a socket) for it, whatever errno the failed write left. */
+static bool reader_gone(FILE *stream) {
+    int fd = fileno(stream);
+    struct pollfd p = {.fd = fd, .events = 0};
+    return fd >= 0 && poll(&p, 1, 0) == 1 && (p.revents & (POLLERR | POLLHUP));
 }
 
 int cli_write_failed(const Cli *cli) {
-    return cli_error(cli, "cannot write the output: %s", strerror(errno ? errno : EIO));
+    int reason = errno ? errno : EIO;
+    if (reason == EPIPE || reader_gone(cli->out))
+        return EXIT_BROKEN_PIPE; /* `perft ... | head -1`: the reader has what it wanted */
+    return cli_error(cli, "cannot write the output: %s", strerror(reason));
 }
 
-int cli_flush(const Cli *cli) {
+int cli_flush(const Cli *cli) { return cli_finish_output(cli, true); }
+
+int cli_finish_output(const Cli *cli, bool written) {
+    int before = errno; /* why the caller's write failed, if it did */
     errno = 0;
-    if (fflush(cli->out) != 0 || ferror(cli->out))
-        return cli_write_failed(cli);
-    return EXIT_OK;
+    if (fflush(cli->out) == 0 && !ferror(cli->out) && written)
+        return EXIT_OK;
+    if (!errno && !written)
+        errno = before;
+    return cli_write_failed(cli);
 }
 
+/* Set by the handlers below and read by the counting threads: atomic stores and loads
+ * (lock-free, so safe in a handler), never a plain access. */
 static volatile sig_atomic_t interrupted;
 
 static void on_interrupt(int signal_number) {
-    interrupted = 1;
+    __atomic_store_n(&interrupted, 1, __ATOMIC_RELAXED);
     signal(signal_number, SIG_DFL); /* a second Ctrl-C ends the process at once */
 }
 
+static void on_broken_pipe(int signal_number) {
+    __atomic_store_n(&interrupted, 1, __ATOMIC_RELAXED);
+    signal(signal_number, SIG_IGN); /* further writes fail with EPIPE: the end is quiet */
+}
+
 const volatile sig_atomic_t *cli_catch_interrupt(void) {
-    interrupted = 0;
+    __atomic_store_n(&interrupted, 0, __ATOMIC_RELAXED);
     signal(SIGINT, on_interrupt);
     return &interrupted;
 }
@@ -200,7 +304,8 @@ const volatile sig_atomic_t *cli_catch_stop_signals(void) {
     cli_catch_interrupt();
     signal(SIGTERM, on_interrupt);
     signal(SIGHUP, on_interrupt);
+    signal(SIGPIPE, on_broken_pipe);
     return &interrupted;
 }
 
-void cli_request_stop(void) { interrupted = 1; }
+void cli_request_stop(void) { __atomic_store_n(&interrupted, 1, __ATOMIC_RELAXED); }

@@ -46,6 +46,8 @@ enum {
     EXIT_BAD_INPUT = 2,     /* bad option, FEN, file or depth; nothing was counted */
     EXIT_PARTIAL = 3,       /* stopped by --max-time or --max-nodes; the result is partial */
     EXIT_INTERRUPTED = 130, /* stopped by Ctrl-C; the result is partial */
+    EXIT_BROKEN_PIPE = 141, /* stdout's reader went away (128 + SIGPIPE, what a shell
+                               reports for a process SIGPIPE ended); nothing is said */
 };
 
 
@@ -73,13 +75,14 @@ bool cli_keyed_position(Cli *cli, const PositionOptions *options, const RunOptio
 void cli_run_defaults(RunOptions *run);
 
 /* The driver for a run at `depth`: threads, tables of the default size for the depth
- * unless --hash was given (resolved into run->hash_mb); prints why and returns false
- * when the memory is refused. */
+ * unless --hash was given, cut to what fits the free memory and the process's limits
+ * (ulimit -v, -d) and to what the system grants, halving until it does (a --hash that
+ * had to shrink is said in one line on stderr); run->hash_mb is set to the size made.
+ * False, after an error line, only when not even a run without tables can start. */
 bool cli_driver(const Cli *cli, RunOptions *run, int depth, Driver *driver);
 
 /* The statistics tables (perft stats, divide --stats) of the default size for `depth`
- * unless --hash was given, and the threads to use; prints why and returns false when
- * the memory is refused. */
+ * unless --hash was given, fitted as cli_driver's, and the threads to use. */
 typedef struct StatsTables StatsTables;
 bool cli_stats_tables(const Cli *cli, RunOptions *run, int depth, StatsTables **tables, int *threads);
 
@@ -87,8 +90,14 @@ bool cli_stats_tables(const Cli *cli, RunOptions *run, int depth, StatsTables **
 /* Flushes cli->out; EXIT_OK, or the exit status after saying that writing failed. */
 int cli_flush(const Cli *cli);
 
+/* The end of a command's output: flushes cli->out; EXIT_OK when `written` and every
+ * write reached it, else cli_write_failed's status. The one way a command reports a
+ * failed output, so the failure is said once. */
+int cli_finish_output(const Cli *cli, bool written);
+
 /* Says on cli->err that the output could not be written (with errno's reason) and
- * returns EXIT_BAD_INPUT. */
+ * returns EXIT_BAD_INPUT; when stdout's reader has gone (a closed pipe: `perft ... |
+ * head -1`) it says nothing and returns EXIT_BROKEN_PIPE. */
 int cli_write_failed(const Cli *cli);
 
 /* Megabytes of memory: the whole machine's, or what is free now. */
@@ -100,8 +109,10 @@ RunLimits cli_limits(const RunOptions *run);
 /* Installs a Ctrl-C handler that sets the returned flag (a second Ctrl-C kills). */
 const volatile sig_atomic_t *cli_catch_interrupt(void);
 
-/* The same flag, set by Ctrl-C, SIGTERM or SIGHUP (each once; a second one kills): for
- * runs that must leave a resumable journal however they are stopped. */
+/* The same flag, set by Ctrl-C, SIGTERM or SIGHUP (each once; a second one kills), and
+ * by SIGPIPE (stdout's reader went away; later ones are ignored, so writes fail with
+ * EPIPE and the command ends quietly): for runs that must leave a resumable journal
+ * however they are stopped. */
 const volatile sig_atomic_t *cli_catch_stop_signals(void);
 
 /* Sets the flag of cli_catch_interrupt as a signal would (from a run's hook: a journal

@@ -102,8 +102,9 @@ static int run_bench(Cli *cli, const BenchCommand *o, const BenchOptions *bo, co
     }
     snprintf(r->machine.name, sizeof r->machine.name, "%s", here->name);
     bool written = o->json ? json_write(cli->out, bench_json(w, r)) : (bench_print_table(cli->out, r), true);
-    if (!written || cli_flush(cli) != EXIT_OK)
-        return cli_write_failed(cli);
+    int output = cli_finish_output(cli, written);
+    if (output != EXIT_OK)
+        return output;
     int status = EXIT_OK;
     if (o->save)
         status = store(cli, side, o->save, w, r);
@@ -138,7 +139,7 @@ int cmd_bench(Cli *cli, int argc, char **argv) {
         snprintf(here.name, sizeof here.name, "%s", o.machine);
     if (o.fingerprint) {
         if (o.json)
-            return json_write(cli->out, bench_fingerprint_json(&here)) ? EXIT_OK : cli_write_failed(cli);
+            return cli_finish_output(cli, json_write(cli->out, bench_fingerprint_json(&here)));
         bench_print_fingerprint(cli->out, &here);
         return cli_flush(cli);
     }

@@ -336,8 +336,9 @@ int cmd_check(Cli *cli, int argc, char **argv) {
     } else if (t->agree + t->differ + t->errors > 0 || usable) { /* an engine that never started has its one line */
         fprintf(cli->out, "%d agree, %d differ, %d errors\n", t->agree, t->differ, t->errors);
     }
-    if (!written || cli_flush(cli) != EXIT_OK)
-        return cli_write_failed(cli);
+    int output = cli_finish_output(cli, written);
+    if (output != EXIT_OK)
+        return output;
     if (*c.interrupt)
         return EXIT_INTERRUPTED;
     if (!usable || t->errors)

@@ -55,7 +55,9 @@ typedef struct CountOptions {
     "per second of S. One table per ply: the deepest hashed ply (two plies above the\n"       \
     "leaves, where most distinct positions are) takes the largest power of two within\n"      \
     "two thirds of the memory, the ply above it the same of what is left, and so on. The\n"   \
-    "last two plies are never looked up: counting them is cheaper than a cache miss.\n"
+    "last two plies are never looked up: counting them is cheaper than a cache miss.\n"     \
+    "A --hash beyond the free memory or a ulimit, or refused by the system, shrinks to\n"    \
+    "what fits, said in one line on stderr; the counts are the same at any size.\n"
 
 static const CliSpec count_spec = {
     .summary = "Counts the leaves of the legal move tree of a position to depth N (perft N) and\n"
@@ -65,7 +67,8 @@ static const CliSpec count_spec = {
                 "Exit status: 0 counted, 1 --verify's passes differ, 2 bad input or a journal that\n"
                 "cannot be read or written, 3 stopped by --max-time or --max-nodes (partial),\n"
                 "130 interrupted by Ctrl-C, SIGTERM or SIGHUP (partial; the finished root moves\n"
-                "are printed; a journaled run can be resumed).\n",
+                "are printed; a journaled run can be resumed), 141 stdout's reader went away\n"
+                "(a closed pipe: the run stops as on Ctrl-C, quietly).\n",
 };
 
 static const CliSpec divide_spec = {
@@ -77,7 +80,8 @@ static const CliSpec divide_spec = {
                "differs, and divide again one ply lower with --moves.\n",
     .epilogue = HASH_HELP "\nExample: perft divide -d 3 --moves e2e4   the 20 replies to 1. e4 and their counts\n"
                 "Exit status: 0 counted, 1 --verify's passes differ, 2 bad input or journal error,\n"
-                "3 stopped by a limit (partial), 130 interrupted (Ctrl-C, SIGTERM, SIGHUP).\n",
+                "3 stopped by a limit (partial), 130 interrupted (Ctrl-C, SIGTERM, SIGHUP),\n"
+                "141 stdout's reader went away (a closed pipe; nothing is said).\n",
 };
 
 /* Returns CLI_CONTINUE to go on, or the exit status to end with. */
@@ -154,6 +158,8 @@ typedef struct Tracer {
 
 /* Appends the pending units; on failure stops the run (the journal refuses more). */
 static void journal_flush(JournalRun *j) {
+    if (j->failed)
+        j->pending_count = 0;
     if (j->failed || !j->pending_count)
         return;
     if (!journal_append(j->journal, j->pending, j->pending_count, j->error, sizeof j->error)) {
@@ -166,6 +172,8 @@ static void journal_flush(JournalRun *j) {
 
 static void journal_unit(void *context, const UnitResult *done) {
     JournalRun *j = ((Tracer *)context)->journal;
+    if (j->failed) /* the run is stopping: units finished meanwhile are counted again on resume */
+        return;
     j->pending[j->pending_count++] = (JournalUnit){done->unit, done->count};
     if (j->pending_count == JOURNAL_BATCH || clock_seconds() - j->last_append >= JOURNAL_INTERVAL)
         journal_flush(j);
@@ -331,6 +339,10 @@ static int divide_stats(Cli *cli, CountOptions *o, const Position *pos) {
     double start = clock_seconds();
     int n = stats_divide(pos, (int)o->depth, threads, tables, moves, per_move, counters);
     double seconds = clock_seconds() - start;
+    if (n < 0) {
+        stats_tables_destroy(tables);
+        return cli_error(cli, "out of memory: nothing was counted");
+    }
     StatsLine lines[MAX_MOVES];
     for (int i = 0; i < n; i++) {
         move_to_uci(pos, moves[i], lines[i].uci);
@@ -369,7 +381,7 @@ static int divide_stats(Cli *cli, CountOptions *o, const Position *pos) {
         json_set(doc, "moves", list);
         json_set(doc, "tables", json_ply_stats(plies, ply_count));
         json_set(doc, "seconds", json_real(seconds));
-        return json_write(cli->out, doc) ? EXIT_OK : cli_write_failed(cli);
+        return cli_finish_output(cli, json_write(cli->out, doc));
     }
     char fan[FAN_MOVE_SIZE];
     report_stats_header(cli->out, "move");
@@ -494,7 +506,7 @@ static int run_pass(Cli *cli, const CountOptions *o, const Position *pos, Driver
     int status = EXIT_OK;
     if (!ok)
         status = cli_error(cli, "%s; the run stopped (resume it with --resume '%s')", j->error, shown);
-    else if (!run->complete && run->status != RUN_BAD_UNITS)
+    else if (!run->complete && run->status != RUN_BAD_UNITS && run->status != RUN_NO_MEMORY)
         fprintf(cli->err, "perft %s: journal '%s' holds %zu of %zu units; continue with --resume '%s'\n", cli->command,
                 shown, run->units_done, run->units, shown);
     free(j);
@@ -642,10 +654,11 @@ static int run_command(Cli *cli, int argc, char **argv, bool divide) {
         if (o.verify && passes[0].complete && !passes[1].complete)
             run = passes[1]; /* the pass that stopped says how the run ended */
     }
-    if (run.status == RUN_BAD_UNITS) {
+    if (run.status == RUN_BAD_UNITS || run.status == RUN_NO_MEMORY) {
         free(iterations);
         driver_destroy(&driver);
-        return cli_error(cli, "the work units do not fit the run (%s): nothing was counted",
+        return cli_error(cli, run.status == RUN_BAD_UNITS ? "the work units do not fit the run (%s): nothing was counted"
+                                                          : "%s: nothing was counted",
                          run_status_text(run.status));
     }
     bool verified = o.verify && passes[0].complete && passes[1].complete;
@@ -676,8 +689,9 @@ static int run_command(Cli *cli, int argc, char **argv, bool divide) {
     }
     free(iterations);
     driver_destroy(&driver);
-    if (!written || cli_flush(cli) != EXIT_OK)
-        return cli_write_failed(cli);
+    int output = cli_finish_output(cli, written);
+    if (output != EXIT_OK)
+        return output;
     if (verified && !agree)
         return EXIT_MISMATCH;
     return exit_status(&run);

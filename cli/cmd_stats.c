@@ -56,7 +56,7 @@ static int parse_options(Cli *cli, int argc, char **argv, StatsOptions *o) {
  * the reason) when one is used up already. */
 static bool limits_left(const RunLimits *whole, double seconds, Count leaves, RunLimits *left, RunStatus *why) {
     *left = *whole;
-    if (whole->interrupt && *whole->interrupt)
+    if (run_interrupted(whole))
         return *why = RUN_INTERRUPTED, false;
     if (whole->max_seconds > 0) {
         if (seconds >= whole->max_seconds)
@@ -139,7 +139,7 @@ int cmd_stats(Cli *cli, int argc, char **argv) {
         json_set(doc, "depths", depths);
         json_set(doc, "seconds", json_real(seconds));
         if (!json_write(cli->out, doc))
-            return cli_write_failed(cli);
+            return cli_finish_output(cli, false);
     } else {
         if (!complete) {
             if (finished)
@@ -152,5 +152,7 @@ int cmd_stats(Cli *cli, int argc, char **argv) {
         fprintf(cli->err, "status: %s\n", run_status_text(run_status));
     }
     status = cli_flush(cli);
+    if (status == EXIT_OK && run_status == RUN_NO_MEMORY)
+        return cli_error(cli, "out of memory at depth %d: the depths above it are exact", finished + 1);
     return status != EXIT_OK ? status : exit_status(run_status);
 }

@@ -510,16 +510,15 @@ int cmd_suite(Cli *cli, int argc, char **argv) {
     } else {
         written = print_json(&r, &o, seconds);
     }
-    if (!written || cli_flush(cli) != EXIT_OK) {
-        cli_write_failed(cli);
-        readable = false;
-    }
+    int output = cli_finish_output(cli, written); /* the JUnit file is written all the same */
     if (junit.stream && !write_junit(&r, &junit, seconds))
         readable = false;
     free(r.junit.data);
     free(r.junit_file.data);
     json_decref(r.positions);
     driver_destroy(&r.driver);
+    if (output != EXIT_OK)
+        return readable ? output : EXIT_BAD_INPUT;
     if (r.interrupted)
         return EXIT_INTERRUPTED;
     if (a->failed)

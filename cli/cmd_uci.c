@@ -80,6 +80,12 @@ int cmd_perftree(Cli *cli, int argc, char **argv) {
         return cli_error(cli, "out of memory");
     }
     driver_run(&driver, &pos, (int)depth, NULL, NULL, report);
+    if (!report->complete) { /* no limits: only memory can stop it */
+        status = cli_error(cli, "%s: nothing was counted", run_status_text(report->status));
+        free(report);
+        driver_destroy(&driver);
+        return status;
+    }
     MoveLine lines[MAX_MOVES];
     char text[COUNT_TEXT_SIZE];
     int n = report_move_lines(&pos, report, false, lines);

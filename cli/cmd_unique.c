@@ -86,7 +86,7 @@ int cmd_unique(Cli *cli, int argc, char **argv) {
         json_set(doc, "plies", plies);
         json_set(doc, "peak_bytes", json_integer((json_int_t)report.peak_bytes));
         json_set(doc, "seconds", json_real(seconds));
-        return json_write(cli->out, doc) ? EXIT_OK : cli_write_failed(cli);
+        return cli_finish_output(cli, json_write(cli->out, doc));
     }
     char text[COUNT_TEXT_SIZE];
     fprintf(cli->out, "%-6s %16s %12s\n", "ply", "positions", "set memory");

@@ -339,8 +339,9 @@ int cmd_verify(Cli *cli, int argc, char **argv) {
     free(units.items);
     free(entries.items);
     verify_drivers_destroy(&drivers);
-    if (!written || cli_flush(cli) != EXIT_OK)
-        return cli_write_failed(cli);
+    int output = cli_finish_output(cli, written);
+    if (output != EXIT_OK)
+        return output;
     if (failed_checks)
         return EXIT_MISMATCH;
     return bad.malformed || bad.unreadable ? EXIT_BAD_INPUT : EXIT_OK;

@@ -2,6 +2,7 @@
  * top-level --help and --version. */
 #include <string.h>
 
+#include "../io/text.h"
 #include "commands.h"
 #include "config.h"
 #include "version.h"
@@ -37,7 +38,8 @@ static void print_usage(FILE *out) {
           "-t threads, --hash MB, --key-seed N, --json, -q, --max-nodes N, --max-time S.\n"
           "Data goes to stdout; progress and diagnostics to stderr.\n"
           "Exit status: 0 success, 1 a count differed from the expected one, 2 bad input,\n"
-          "3 stopped by --max-time or --max-nodes (partial), 130 interrupted (partial).\n",
+          "3 stopped by --max-time or --max-nodes (partial), 130 interrupted (partial),\n"
+          "141 stdout's reader went away (a closed pipe: nothing is said).\n",
           out);
 }
 
@@ -64,8 +66,9 @@ int cli_main_with(FILE *in, FILE *out, FILE *err, const CliBackend *backend, boo
     if (!strcmp(first, "--help") || !strcmp(first, "-h") || !strcmp(first, "help")) {
         if (argc > 2 && !strcmp(first, "help")) {
             const CommandEntry *c = find_command(argv[2]);
+            char shown[TEXT_QUOTE_SIZE];
             if (!c)
-                return cli_error(&cli, "no command '%.40s' (try perft --help)", argv[2]);
+                return cli_error(&cli, "no command '%s' (try perft --help)", text_quote(argv[2], shown));
             char *help_argv[] = {argv[2], "--help", NULL};
             cli.command = c->name;
             return c->run(&cli, 2, help_argv);
@@ -83,8 +86,9 @@ int cli_main_with(FILE *in, FILE *out, FILE *err, const CliBackend *backend, boo
         return fflush(out) == 0 && !ferror(out) ? EXIT_OK : cli_write_failed(&cli);
     }
     const CommandEntry *c = find_command(first);
+    char shown[TEXT_QUOTE_SIZE];
     if (!c)
-        return cli_error(&cli, "no command '%.40s' (try perft --help)", first);
+        return cli_error(&cli, "no command '%s' (try perft --help)", text_quote(first, shown));
     cli.command = c->name;
     return c->run(&cli, argc - 1, argv + 1);
 }

@@ -67,7 +67,8 @@ typedef struct Coordinator {
     size_t finished;
     Count leaves;               /* below the finished units, weighted by their paths */
     int ranks;
-    volatile sig_atomic_t stop; /* set by rank 0's main thread: hand out no more */
+    volatile sig_atomic_t stop; /* set by rank 0's main thread: hand out no more; atomic
+                                   stores, as the local worker's monitor reads it */
     RunStatus stop_reason;
     bool local_over;
     double start;
@@ -161,7 +162,7 @@ static bool serve(Coordinator *c, MPI_Status *probe) {
 static RunStatus limit_reached(Coordinator *c, const RunLimits *limits, double t) {
     if (!limits)
         return RUN_COMPLETED;
-    if (limits->interrupt && *limits->interrupt)
+    if (run_interrupted(limits))
         return RUN_INTERRUPTED;
     if (limits->max_seconds > 0 && t - c->start >= limits->max_seconds)
         return RUN_TIME_LIMIT;
@@ -203,7 +204,7 @@ static void coordinate(Coordinator *c, const RunLimits *limits) {
         RunStatus reason = c->stop ? RUN_COMPLETED : limit_reached(c, limits, t);
         if (reason != RUN_COMPLETED) {
             c->stop_reason = reason;
-            c->stop = 1;
+            __atomic_store_n(&c->stop, 1, __ATOMIC_RELAXED); /* the local worker's driver polls it */
         }
         bool local_over = c->local_over;
         if (t - last_drawn >= 0.25 && t - c->start >= 0.5) {

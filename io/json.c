@@ -1,6 +1,9 @@
 /* json.c — jansson underneath; nothing else in perftkit formats JSON by hand. */
 #include "json.h"
 
+#include <errno.h>
+#include <stdlib.h>
+
 #include "config.h"
 #include "text.h"
 
@@ -60,9 +63,15 @@ json_t *json_ply_stats(const PlyStats *stats, int count) {
 }
 
 bool json_write(FILE *out, json_t *doc) {
-    int failed = json_dumpf(doc, out, JSON_INDENT(2) | JSON_REAL_PRECISION(10));
+    /* Dumped into memory first: a document that cannot be built whole (memory ran out)
+     * writes nothing, rather than half a document. */
+    char *text = doc ? json_dumps(doc, JSON_INDENT(2) | JSON_REAL_PRECISION(10)) : NULL;
     json_decref(doc);
-    if (failed == 0)
-        failed = fputc('\n', out) == EOF;
-    return fflush(out) == 0 && !failed && !ferror(out);
+    if (!text) {
+        errno = ENOMEM;
+        return false;
+    }
+    bool ok = fputs(text, out) != EOF && fputc('\n', out) != EOF;
+    free(text);
+    return fflush(out) == 0 && ok && !ferror(out);
 }

@@ -38,7 +38,8 @@ json_t *json_real_or_null(double x, bool present);
 json_t *json_ply_stats(const PlyStats *stats, int count);
 
 /* Writes `doc` (indented, then a newline) and drops the reference; false when the
- * write or the flush failed (a full disk, a closed pipe). */
+ * write or the flush failed (a full disk, a closed pipe), or when memory ran out while
+ * the document was built (a NULL `doc`) or dumped: then nothing is written. */
 bool json_write(FILE *out, json_t *doc);
 
 /* Sets member `key` of `object` to `value`, taking the reference (json_object_set_new

@@ -1,7 +1,9 @@
 /* outfile.h — files written whole or not at all. The text goes to a temporary file beside
  * the target; only when every write, the flush and the sync succeeded is it renamed over
- * the target. A reader never sees half a file, and a failed write leaves any old file as
- * it was. Errors name the target path and the system's reason. */
+ * the target (and the folder synced). A reader never sees half a file, and a failed write
+ * leaves any old file as it was. A target that is not a regular file (a device, a FIFO)
+ * is written in place. Errors name the target path (quoted, io/text.h) and the system's
+ * reason: "cannot write 'PATH': REASON". */
 #ifndef PERFTKIT_OUTFILE_H
 #define PERFTKIT_OUTFILE_H
 
@@ -12,7 +14,7 @@
 typedef struct OutFile {
     FILE *stream; /* write here between outfile_open and outfile_commit */
     const char *path;
-    char temporary[4200];
+    char temporary[4200]; /* "" when the target is written in place */
 } OutFile;
 
 /* Creates the temporary file for `path` (which must outlive `f`). */

@@ -32,8 +32,13 @@ const char *run_status_text(RunStatus status) {
     case RUN_NODE_LIMIT: return "resource exhaustion: nodes";
     case RUN_NO_MOVES: return "no moves available";
     case RUN_BAD_UNITS: return "units do not fit the run";
+    case RUN_NO_MEMORY: return "out of memory";
     }
     return "unknown";
+}
+
+bool run_interrupted(const RunLimits *limits) {
+    return limits && limits->interrupt && __atomic_load_n(limits->interrupt, __ATOMIC_RELAXED);
 }
 
 int driver_available_threads(void) {
@@ -208,7 +213,7 @@ static void *monitor(void *arg) {
             break;
         double t = clock_seconds();
         const RunLimits *limits = run->limits;
-        if (limits && limits->interrupt && *limits->interrupt)
+        if (run_interrupted(limits))
             request_stop(run, RUN_INTERRUPTED);
         if (limits && limits->max_seconds > 0 && t - run->start >= limits->max_seconds)
             request_stop(run, RUN_TIME_LIMIT);
@@ -325,10 +330,17 @@ static void count_unit(void *context, int thread, size_t item) {
 static void count_units(Driver *driver, Run *run, int remaining) {
     CountWork w = {run, driver->tables.memory && !driver->full ? &driver->tables : NULL, NULL,
                    (sizeof(TableCounters) * (PERFT_MAX_DEPTH + 1) + 63) / 64 * 64, remaining, driver->full};
-    w.rows = aligned_alloc(64, w.row * (size_t)run->threads);
-    memset(w.rows, 0, w.row * (size_t)run->threads);
-    driver_parallel_for(run->threads, run->todo_count, &run->stop, count_unit, &w);
-    for (int t = 0; t < run->threads; t++) {
+    _Alignas(64) unsigned char one_row[sizeof(TableCounters) * (PERFT_MAX_DEPTH + 1) + 64];
+    int threads = run->threads; /* run->threads stays as the monitor reads it: unused slots read 0 */
+    w.rows = threads > 1 ? aligned_alloc(64, w.row * (size_t)threads) : NULL;
+    if (!w.rows) { /* one thread, or no memory for more rows: count on one thread */
+        w.rows = one_row;
+        if (threads > 1)
+            run->report->threads = threads = 1;
+    }
+    memset(w.rows, 0, w.row * (size_t)threads);
+    driver_parallel_for(threads, run->todo_count, &run->stop, count_unit, &w);
+    for (int t = 0; t < threads; t++) {
         const TableCounters *mine = (const TableCounters *)(const void *)(w.rows + w.row * (size_t)t);
         for (int d = 0; d <= PERFT_MAX_DEPTH; d++) {
             run->report->counters[d].probes += mine[d].probes;
@@ -337,12 +349,14 @@ static void count_units(Driver *driver, Run *run, int remaining) {
             run->report->counters[d].replacements += mine[d].replacements;
         }
     }
-    free(w.rows);
+    if (w.rows != one_row)
+        free(w.rows);
 }
 
 /* Books the resumed units and lists the others; false when the units or the finished
- * ones do not fit the run. */
-static bool prepare(Run *run, const RunHooks *hooks, int depth) {
+ * ones do not fit the run (RUN_BAD_UNITS) or memory runs out (RUN_NO_MEMORY, in *why). */
+static bool prepare(Run *run, const RunHooks *hooks, int depth, RunStatus *why) {
+    *why = RUN_BAD_UNITS;
     const UnitSet *units = run->units;
     size_t n = unit_set_count(units);
     if (unit_set_ply(units) > depth || !zob_equal(unit_set_root(units)->key, run->root->key)
@@ -352,6 +366,7 @@ static bool prepare(Run *run, const RunHooks *hooks, int depth) {
     run->todo = malloc((n + 1) * sizeof *run->todo);
     if (!skip || !run->todo) {
         free(skip);
+        *why = RUN_NO_MEMORY;
         return false;
     }
     for (size_t u = 0; u < n; u++) {
@@ -395,9 +410,9 @@ static bool prepare(Run *run, const RunHooks *hooks, int depth) {
 /* The end of a run that counted nothing: depth 0, no moves or units that do not fit. */
 static void end_early(RunReport *report, RunStatus status, double start) {
     for (int m = 0; m < report->root_moves; m++)
-        report->roots[m] = (RootCount){report->roots[m].move, 0, status != RUN_BAD_UNITS};
+        report->roots[m] = (RootCount){report->roots[m].move, 0, status == RUN_COMPLETED || status == RUN_NO_MOVES};
     report->status = status;
-    report->complete = status != RUN_BAD_UNITS;
+    report->complete = status == RUN_COMPLETED || status == RUN_NO_MOVES;
     report->seconds = clock_seconds() - start;
 }
 
@@ -427,17 +442,18 @@ void driver_run(Driver *driver, const Position *root, int depth, const RunLimits
             planned = unit_set_create(root, 1, 0, error, sizeof error);
         units = planned;
     }
-    if (!units) {
-        end_early(report, RUN_BAD_UNITS, start);
+    if (!units) { /* not even the root moves' units could be allocated */
+        end_early(report, RUN_NO_MEMORY, start);
         return;
     }
     Run run = {.limits = limits, .hooks = hooks, .root = root, .report = report, .units = units, .start = start};
     report->split_ply = unit_set_ply(units);
     report->units = unit_set_count(units);
-    if (!prepare(&run, hooks, depth)) {
+    RunStatus refused;
+    if (!prepare(&run, hooks, depth, &refused)) {
         free(run.todo);
         unit_set_destroy(planned);
-        end_early(report, RUN_BAD_UNITS, start);
+        end_early(report, refused, start);
         return;
     }
     for (int m = 0; m < list.count; m++)

@@ -20,10 +20,12 @@ typedef enum RunStatus {
     RUN_NODE_LIMIT,
     RUN_NO_MOVES,
     RUN_BAD_UNITS,
+    RUN_NO_MEMORY,
 } RunStatus;
 
 /* "completed", "interrupted", "resource exhaustion: time", "resource exhaustion:
- * nodes", "no moves available", "units do not fit the run". */
+ * nodes", "no moves available", "units do not fit the run", "out of memory" (the run's
+ * bookkeeping could not be allocated: nothing was counted). */
 const char *run_status_text(RunStatus status);
 
 typedef struct RootCount {
@@ -53,8 +55,14 @@ typedef struct RunReport {
 typedef struct RunLimits {
     double max_seconds;                     /* 0: none */
     Count max_nodes;                        /* 0: none; stop after about this many leaves */
-    const volatile sig_atomic_t *interrupt; /* NULL, or set (by a signal handler) to stop */
+    const volatile sig_atomic_t *interrupt; /* NULL, or set (by a signal handler) to stop;
+                                               read with run_interrupted, and set with
+                                               __atomic_store_n, since threads read it */
 } RunLimits;
+
+/* The interrupt flag of `limits` is set: a relaxed atomic load, so that worker threads
+ * may poll a flag that a signal handler or another thread sets. */
+bool run_interrupted(const RunLimits *limits);
 
 /* What a progress hook is told, a few times a second. */
 typedef struct RunProgress {

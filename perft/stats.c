@@ -218,7 +218,7 @@ static bool check_limits(StatsSearch *s) {
     s->ticks = 0;
     const RunLimits *limits = c->limits;
     if (limits) {
-        if (limits->interrupt && *limits->interrupt)
+        if (run_interrupted(limits))
             request_stop(c, RUN_INTERRUPTED);
         else if (limits->max_seconds > 0 && clock_seconds() - c->start >= limits->max_seconds)
             request_stop(c, RUN_TIME_LIMIT);
@@ -308,7 +308,7 @@ static RunStatus divide_within(const Position *root, int depth, int threads, Sta
     memset(out, 0, sizeof(LeafStats) * (size_t)list.count);
     for (int i = 0; i < list.count; i++)
         moves[i] = list.moves[i];
-    if (limits && limits->interrupt && *limits->interrupt)
+    if (run_interrupted(limits))
         return RUN_INTERRUPTED;
     if (depth == 1) {
         Position pos = *root;
@@ -323,6 +323,8 @@ static RunStatus divide_within(const Position *root, int depth, int threads, Sta
     UnitList units = driver_split(root, &list, depth, threads, &ply);
     if (!units.items)
         units = driver_split(root, &list, depth, 1, &ply);
+    if (!units.items) /* not even the root moves: nothing can be counted */
+        return RUN_NO_MEMORY;
     TableCounters one_row[1][STATS_MAX_DEPTH + 1];
     memset(one_row, 0, sizeof one_row);
     StatsWork w = {.lock = PTHREAD_MUTEX_INITIALIZER,
@@ -360,8 +362,7 @@ static RunStatus divide_within(const Position *root, int depth, int threads, Sta
 int stats_divide(const Position *root, int depth, int threads, StatsTables *tables, Move moves[MAX_MOVES],
                  LeafStats out[MAX_MOVES], TableCounters *counters) {
     int n;
-    divide_within(root, depth, threads, tables, NULL, moves, out, &n, counters);
-    return n;
+    return divide_within(root, depth, threads, tables, NULL, moves, out, &n, counters) == RUN_COMPLETED ? n : -1;
 }
 
 int stats_ply_stats(const StatsTables *tables, int depth, const TableCounters *counters,

@@ -53,13 +53,14 @@ int stats_threads(int depth, int threads);
  * max_seconds from this call, max_nodes in leaves of this depth). Every thread checks
  * the limits every thousand or so nodes, so a run stops within milliseconds of them.
  * Returns RUN_COMPLETED with `out` filled, or why it stopped (RUN_INTERRUPTED,
- * RUN_TIME_LIMIT, RUN_NODE_LIMIT) with `out` zero: statistics of part of a tree are
+ * RUN_TIME_LIMIT, RUN_NODE_LIMIT, RUN_NO_MEMORY) with `out` zero: statistics of part of a tree are
  * no one's figures, and nothing of an abandoned subtree reaches the tables. */
 RunStatus stats_run(const Position *root, int depth, int threads, StatsTables *tables, const RunLimits *limits,
                     LeafStats *out);
 
 /* The same statistics for each legal root move, in generation order (`out` has room
- * for MAX_MOVES); returns the number of root moves. `counters` (NULL, or room for
+ * for MAX_MOVES); returns the number of root moves, or -1 when memory ran out (nothing
+ * was counted). `counters` (NULL, or room for
  * STATS_MAX_DEPTH + 1) receives the table probes, matches, stores and replacements by
  * remaining depth. */
 int stats_divide(const Position *root, int depth, int threads, StatsTables *tables, Move moves[MAX_MOVES],

@@ -7,7 +7,8 @@ cd "$(dirname "$0")/.."
 
 # clang and libclang-rt-14-dev (libFuzzer, clang's ASan/UBSan runtimes): the fuzz build.
 packages=(gcc meson ninja-build pkg-config libcriterion-dev libjansson-dev libxml2-dev hyperfine groff-base
-          libopenmpi-dev openmpi-bin stockfish clang libclang-rt-14-dev)
+          libopenmpi-dev openmpi-bin stockfish clang libclang-rt-14-dev
+          libomp-dev) # the ThreadSanitizer build: clang with LLVM's OpenMP runtime and Archer
 missing=()
 for package in "${packages[@]}"; do
     dpkg-query -W -f='${Status}' "$package" 2>/dev/null | grep -q 'install ok installed' || missing+=("$package")

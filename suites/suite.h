@@ -3,7 +3,8 @@
  *   EPD lines with counts:   <FEN> ;D1 20 ;D2 400 [;id NAME]
  *   python-chess .perft:     id NAME / epd <FEN> / perft 1 20 / perft 2 400 (blocks)
  *   plain FEN lists:         <FEN>   (positions without counts: counted, not checked)
- * Blank lines and lines starting with '#' are skipped; a blank line also ends a .perft
+ * A UTF-8 byte-order mark opening the file is skipped, and a line may end in LF or
+ * CRLF. Blank lines and lines starting with '#' are skipped; a blank line also ends a .perft
  * block. Every other line is a record or malformed: a malformed line (one with a NUL,
  * control or non-ASCII byte too) is returned as such, with its number and a reason that
  * quotes it safely (text_quote), and reading goes on with the next line. */

@@ -37,6 +37,11 @@ static unsigned long long env_number(const char *name, unsigned long long fallba
     return text && *text ? strtoull(text, NULL, 10) : fallback;
 }
 
+/* How many times slower than a release build this one counts (PERFTKIT_SLOWDOWN, set by
+ * the ThreadSanitizer stage of scripts/test.sh), for bounds on the time a given amount of
+ * counting takes. */
+static double slowdown(void) { return (double)env_number("PERFTKIT_SLOWDOWN", 1); }
+
 /* What a shell command printed (stdout, truncated to fit) and its exit status. */
 typedef struct Run {
     int status;

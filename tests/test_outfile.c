@@ -78,17 +78,43 @@ Test(outfile, errors_name_the_target_and_leave_nothing_behind) {
     cr_assert_not(outfile_open(&f, "/nonexistent/dir/out.json", error, sizeof error));
     cr_assert_str_eq(error, "cannot write '/nonexistent/dir/out.json': No such file or directory");
 
-    /* The target is a directory: the rename fails at commit. */
+    /* The target is a directory: refused before anything is written. */
     char dir[64], target[128];
     snprintf(target, sizeof target, "%s/taken", scratch_dir(dir));
     cr_assert_eq(mkdir(target, 0700), 0);
-    cr_assert(outfile_open(&f, target, error, sizeof error), "%s", error);
-    fputs("text", f.stream);
-    cr_assert_not(outfile_commit(&f, error, sizeof error));
+    cr_assert_not(outfile_open(&f, target, error, sizeof error));
     cr_assert(strstr(error, "cannot write '") && strstr(error, "/taken': Is a directory"), "%s", error);
     struct stat st;
     cr_assert(stat(target, &st) == 0 && S_ISDIR(st.st_mode), "the old target stays");
     cr_assert_eq(entries_in(dir), 1, "the temporary is removed");
     rmdir(target);
     rmdir(dir);
+}
+
+Test(outfile, a_device_is_written_in_place_and_its_failure_reported) {
+    char error[256];
+    OutFile f;
+    cr_assert(outfile_open(&f, "/dev/null", error, sizeof error), "%s", error);
+    fputs("text\n", f.stream);
+    cr_assert(outfile_commit(&f, error, sizeof error), "%s", error);
+    struct stat st;
+    cr_assert(stat("/dev/null", &st) == 0 && S_ISCHR(st.st_mode), "the device is still a device");
+    cr_assert(outfile_open(&f, "/dev/full", error, sizeof error), "%s", error);
+    fputs("text\n", f.stream);
+    cr_assert_not(outfile_commit(&f, error, sizeof error));
+    cr_assert_str_eq(error, "cannot write '/dev/full': No space left on device");
+}
+
+Test(outfile, a_path_under_a_regular_file_is_refused_and_quoted) {
+    char error[512], path[128] = "/tmp/perftkit-outfile-XXXXXX";
+    int fd = mkstemp(path);
+    cr_assert(fd >= 0);
+    close(fd);
+    char under[160];
+    snprintf(under, sizeof under, "%s/\x1b[2Jout", path);
+    OutFile f;
+    cr_assert_not(outfile_open(&f, under, error, sizeof error));
+    cr_assert(strstr(error, "/\\x1B[2Jout': Not a directory"), "%s", error);
+    cr_assert_null(strchr(error, '\x1b'), "the path is quoted");
+    unlink(path);
 }

@@ -241,3 +241,53 @@ Test(suite, a_perft_line_with_junk_after_many_blanks_is_malformed_not_cut) {
     cr_assert(items[1].kind == SUITE_RECORD && items[1].record.expectation_count == 1, "trailing blanks are fine");
     cr_assert(items[1].record.expect[0].depth == 2 && items[1].record.expect[0].nodes == 66);
 }
+
+/* Reads the file holding `text` (length bytes) item by item. */
+static int read_file_text(const char *text, size_t length, Item *items, int room) {
+    char path[] = "/tmp/perftkit-suite-XXXXXX";
+    int fd = mkstemp(path);
+    cr_assert(fd >= 0);
+    cr_assert_eq(write(fd, text, length), (ssize_t)length);
+    close(fd);
+    SuiteReader reader;
+    char error[256];
+    cr_assert(suite_open(&reader, path, error, sizeof error), "%s", error);
+    int n = 0;
+    for (; n < room; n++) {
+        items[n].kind = suite_next(&reader, &items[n].record, &items[n].line, items[n].error, sizeof items[n].error);
+        if (items[n].kind == SUITE_END)
+            break;
+    }
+    suite_close(&reader);
+    unlink(path);
+    return n;
+}
+
+Test(suite, a_byte_order_mark_opening_the_file_is_skipped) {
+    static const char text[] = "\xEF\xBB\xBF" "4k3/8/8/8/8/8/8/4K2R w K - 0 1 ;D1 15 ;D2 66 ;id rook\n"
+                               "\xEF\xBB\xBF" "8/8/8/8/8/8/8/K6k w - -\n";
+    Item items[4];
+    int n = read_file_text(text, sizeof text - 1, items, 4);
+    cr_assert_eq(n, 2);
+    cr_assert_eq(items[0].kind, SUITE_RECORD, "line 1: %s", items[0].error);
+    cr_assert_str_eq(items[0].record.id, "rook");
+    cr_assert(items[0].record.expect[1].depth == 2 && items[0].record.expect[1].nodes == 66);
+    cr_assert_eq(items[1].kind, SUITE_MALFORMED, "a mark anywhere else is not skipped");
+    cr_assert(strstr(items[1].error, "\\xEF\\xBB\\xBF"), "and is quoted: %s", items[1].error);
+}
+
+Test(suite, crlf_line_ends_read_as_lf_in_every_format) {
+    static const char text[] = "# comment\r\n\r\n4k3/8/8/8/8/8/8/4K2R w K - 0 1 ;D1 15 ;id rook\r\n"
+                               "id block\r\nepd 4k3/8/8/8/8/8/8/R3K3 w Q -\r\nperft 3 1287\r\n\r\n"
+                               "8/8/8/8/8/8/8/K6k w - -\r\n";
+    Item items[6];
+    int n = read_file_text(text, sizeof text - 1, items, 6);
+    cr_assert_eq(n, 3);
+    for (int i = 0; i < 3; i++)
+        cr_assert_eq(items[i].kind, SUITE_RECORD, "item %d: %s", i, items[i].error);
+    cr_assert_str_eq(items[0].record.id, "rook");
+    cr_assert_eq(items[0].line, 3);
+    cr_assert_str_eq(items[1].record.id, "block");
+    cr_assert(items[1].record.expect[0].depth == 3 && items[1].record.expect[0].nodes == 1287);
+    cr_assert_str_eq(items[2].record.fen, "8/8/8/8/8/8/8/K6k w - -");
+}
