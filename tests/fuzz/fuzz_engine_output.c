@@ -4,25 +4,9 @@
  * the line ends with, at most 40 digits, not negative; an accepted move has the shape of a
  * UCI move and opens the line; a skipped line is blank or an `info` line; every other
  * line gets a reason of one printable line that quotes it. */
-#include <stdint.h>
-#include <stdio.h>
-#include <stdlib.h>
-#include <string.h>
+#include "fuzz_support.h"
 
 #include "../../uci/engine.h"
-
-int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
-
-/* A violated property: say which and abort, so libFuzzer keeps the input. */
-#define CHECK(condition, ...)                                                                                       \
-    do {                                                                                                            \
-        if (!(condition)) {                                                                                         \
-            fprintf(stderr, "fuzz property failed at %s:%d: %s: ", __FILE__, __LINE__, #condition);                 \
-            fprintf(stderr, __VA_ARGS__);                                                                           \
-            fputc('\n', stderr);                                                                                    \
-            abort();                                                                                                \
-        }                                                                                                           \
-    } while (0)
 
 static bool blank(char c) { return c == ' ' || c == '\t' || c == '\r' || c == '\n' || c == '\v' || c == '\f'; }
 
@@ -47,9 +31,9 @@ static bool uci_move_shape(const char *m) {
 static void check_line(const char *line, size_t length) {
     EngineOutput o, again;
     EngineOutputKind kind = engine_parse_output(line, length, &o);
-    CHECK(kind == o.kind, "returned %d, set %d", (int)kind, (int)o.kind);
+    FUZZ_CHECK(kind == o.kind, "returned %d, set %d", (int)kind, (int)o.kind);
     engine_parse_output(line, length, &again);
-    CHECK(again.kind == o.kind && again.nodes == o.nodes && !strcmp(again.move, o.move)
+    FUZZ_CHECK(again.kind == o.kind && again.nodes == o.nodes && !strcmp(again.move, o.move)
               && !strcmp(again.reason, o.reason),
           "the same line read twice differs");
     const char *p = line;
@@ -60,42 +44,42 @@ static void check_line(const char *line, size_t length) {
         n--;
     switch (kind) {
     case ENGINE_OUTPUT_BLANK:
-        CHECK(!o.reason[0] && !o.move[0], "a skipped line has a reason or a move");
-        CHECK(n == 0 || (n >= 4 && (p[0] | 0x20) == 'i' && (p[1] | 0x20) == 'n' && (p[2] | 0x20) == 'f'
+        FUZZ_CHECK(!o.reason[0] && !o.move[0], "a skipped line has a reason or a move");
+        FUZZ_CHECK(n == 0 || (n >= 4 && (p[0] | 0x20) == 'i' && (p[1] | 0x20) == 'n' && (p[2] | 0x20) == 'f'
                          && (p[3] | 0x20) == 'o' && (n == 4 || blank(p[4]))),
               "a line skipped that is neither blank nor info");
         break;
     case ENGINE_OUTPUT_MOVE:
     case ENGINE_OUTPUT_TOTAL: {
-        CHECK(!o.reason[0], "an accepted line has a reason: %s", o.reason);
+        FUZZ_CHECK(!o.reason[0], "an accepted line has a reason: %s", o.reason);
         size_t digits = 0;
         while (digits < n && digit(p[n - 1 - digits]))
             digits++;
-        CHECK(digits >= 1 && digits <= ENGINE_COUNT_DIGITS, "a count of %zu digits accepted", digits);
-        CHECK(digits == n || p[n - 1 - digits] != '-', "a negative count accepted");
+        FUZZ_CHECK(digits >= 1 && digits <= ENGINE_COUNT_DIGITS, "a count of %zu digits accepted", digits);
+        FUZZ_CHECK(digits == n || p[n - 1 - digits] != '-', "a negative count accepted");
         const char *first = p + n - digits;
         while (digits > 1 && *first == '0')
             first++, digits--;
         char text[COUNT_TEXT_SIZE];
         count_format(o.nodes, false, text);
-        CHECK(strlen(text) == digits && !memcmp(text, first, digits), "count %s is not the %.*s the line ends with",
+        FUZZ_CHECK(strlen(text) == digits && !memcmp(text, first, digits), "count %s is not the %.*s the line ends with",
               text, (int)digits, first);
         if (kind == ENGINE_OUTPUT_MOVE) {
-            CHECK(uci_move_shape(o.move), "accepted move '%s' is not a UCI move", o.move);
-            CHECK(!memcmp(p, o.move, strlen(o.move)), "move '%s' does not open the line", o.move);
+            FUZZ_CHECK(uci_move_shape(o.move), "accepted move '%s' is not a UCI move", o.move);
+            FUZZ_CHECK(!memcmp(p, o.move, strlen(o.move)), "move '%s' does not open the line", o.move);
         } else {
-            CHECK(!o.move[0], "a total with a move");
+            FUZZ_CHECK(!o.move[0], "a total with a move");
         }
         break;
     }
     case ENGINE_OUTPUT_OTHER:
     case ENGINE_OUTPUT_BAD:
-        CHECK(one_line(o.reason) && o.reason[0] == '\'', "a rejected line without a one-line reason: '%s'", o.reason);
-        CHECK(strlen(o.reason) < sizeof o.reason, "reason too long");
-        CHECK(!o.move[0], "a rejected line with a move");
+        FUZZ_CHECK(one_line(o.reason) && o.reason[0] == '\'', "a rejected line without a one-line reason: '%s'", o.reason);
+        FUZZ_CHECK(strlen(o.reason) < sizeof o.reason, "reason too long");
+        FUZZ_CHECK(!o.move[0], "a rejected line with a move");
         break;
     default:
-        CHECK(false, "unknown kind %d", (int)kind);
+        FUZZ_CHECK(false, "unknown kind %d", (int)kind);
     }
 }
 
