@@ -27,18 +27,44 @@ static bool takes_value(const CliOption *o) { return o->kind != CLI_FLAG; }
 
 /* ---- The man page ---- */
 
-/* Text in roff: backslashes and dashes escaped, a leading '.' or '\'' made literal. */
+/* The code point of the UTF-8 sequence at text[*i] (advancing *i past it), or -1 when
+ * the bytes are not one. */
+static long utf8_code_point(const char *text, size_t length, size_t *i) {
+    unsigned char lead = (unsigned char)text[*i];
+    int more = lead >= 0xf0 ? 3 : lead >= 0xe0 ? 2 : lead >= 0xc0 ? 1 : -1;
+    if (more < 0 || *i + (size_t)more >= length)
+        return -1;
+    long code = lead & (0x3f >> more);
+    for (int k = 1; k <= more; k++) {
+        unsigned char next = (unsigned char)text[*i + (size_t)k];
+        if ((next & 0xc0) != 0x80)
+            return -1;
+        code = code << 6 | (next & 0x3f);
+    }
+    *i += (size_t)more;
+    return code;
+}
+
+/* Text in roff: backslashes and dashes escaped, a leading '.' or '\'' made literal,
+ * characters beyond ASCII (the figurines) as groff's \[uXXXX], which every device reads. */
 static void roff_text(FILE *out, const char *text, size_t length) {
     for (size_t i = 0; i < length; i++) {
         char c = text[i];
         if (i == 0 && (c == '.' || c == '\''))
             fputs("\\&", out);
-        if (c == '\\')
+        if (c == '\\') {
             fputs("\\e", out);
-        else if (c == '-')
+        } else if (c == '-') {
             fputs("\\-", out);
-        else
+        } else if ((unsigned char)c >= 0x80) {
+            long code = utf8_code_point(text, length, &i);
+            if (code < 0)
+                fputc('?', out);
+            else
+                fprintf(out, "\\[u%04lX]", code);
+        } else {
             fputc(c, out);
+        }
     }
 }
 
