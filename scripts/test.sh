@@ -15,6 +15,7 @@ meson test -C build --print-errorlogs
 
 echo "== magic bitboards (-Dpext=disabled)"
 [ -f build-magic/build.ninja ] || meson setup build-magic -Dpext=disabled >/dev/null
+ninja -C build-magic >/dev/null # everything, as `meson install` in the install test needs it
 meson test -C build-magic --print-errorlogs --no-suite readme --no-suite mpi
 
 echo "== sanitizers (address, undefined) with assertions on; suite counts up to 100,000 nodes"
