@@ -156,6 +156,22 @@ static void check_answer(const Command *command, char **lines, int count, const 
     }
 }
 
+/* A line of the `d` display below its Fen line (io/board.c): a field, or the legal
+ * moves, indented. */
+static bool display_line(const char *line) {
+    static const char *const fields[] = {"Variant: ", "Side to move: ", "Castling: ", "En passant: ", "Clocks: ",
+                                         "Key: ", "Checkers: ", "Pinned: ", "Legal moves: ", "  "};
+    for (size_t i = 0; i < sizeof fields / sizeof *fields; i++)
+        if (!strncmp(line, fields[i], strlen(fields[i])))
+            return true;
+    return false;
+}
+
+/* A line of the board `d` draws above its Fen line: the file letters or a rank. */
+static bool board_row(const char *line) {
+    return !strcmp(line, "   a b c d e f g h") || (line[0] == ' ' && line[1] >= '1' && line[1] <= '8' && line[2] == ' ');
+}
+
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
     /* The commands, each followed by `d`, after a small table and a first `d`. */
     static const char prologue[] = "setoption name Hash value 1\nd\n";
@@ -202,9 +218,15 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
     FUZZ_CHECK(block, "out of memory");
     while ((line = next_line(&p))) {
         if (strncmp(line, "Fen: ", 5)) {
-            block[lines++] = line;
+            if (!display_line(line))
+                block[lines++] = line;
             continue;
         }
+        /* the board `d` draws above its Fen line, and the blank line under the board */
+        if (lines > 0 && !block[lines - 1][0])
+            lines--;
+        while (lines > 0 && board_row(block[lines - 1]))
+            lines--;
         if (answered >= 0)
             check_answer(&commands[answered], block, lines, before, line + 5);
         else
