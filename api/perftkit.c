@@ -18,6 +18,14 @@
 #include "../perft/driver.h"
 #include "../suites/epd.h"
 
+/* The public sizes promise to suffice: they must follow the core's (as ints: the
+ * enums are of different types). */
+_Static_assert((int)PERFTKIT_MAX_DEPTH == (int)PERFT_MAX_DEPTH, "PERFTKIT_MAX_DEPTH follows PERFT_MAX_DEPTH");
+_Static_assert((int)PERFTKIT_MAX_MOVES >= (int)MAX_MOVES, "PERFTKIT_MAX_MOVES holds every move list");
+_Static_assert((int)PERFTKIT_FEN_SIZE >= (int)FEN_BUFFER_SIZE, "PERFTKIT_FEN_SIZE holds every FEN");
+_Static_assert((int)PERFTKIT_UCI_SIZE >= (int)UCI_MOVE_SIZE && (int)PERFTKIT_SAN_SIZE >= (int)SAN_MOVE_SIZE,
+               "move texts fit");
+
 struct PerftkitPosition {
     Position pos;
     struct Played {

@@ -417,7 +417,12 @@ bool bench_save(const char *path, const BenchWorkload *w, const BenchResult *r, 
     OutFile f;
     if (!outfile_open(&f, path, error, size))
         return false;
-    json_write(f.stream, bench_json(w, r)); /* a failed write leaves the stream's error for the commit */
+    if (!json_write(f.stream, bench_json(w, r))) { /* out of memory, or a failed write: nothing replaced */
+        int why = errno;
+        char shown[TEXT_QUOTE_SIZE];
+        outfile_abandon(&f);
+        return bench_error(error, size, "cannot write '%s': %s", text_quote(path, shown), strerror(why ? why : ENOMEM));
+    }
     return outfile_commit(&f, error, size);
 }
 

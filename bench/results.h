@@ -8,6 +8,7 @@
 
 #include <stdio.h>
 
+#include "../io/text.h"
 #include "bench.h"
 
 typedef struct StoredSetup {
@@ -17,7 +18,9 @@ typedef struct StoredSetup {
 
 typedef struct StoredResult {
     char path[2048];      /* as long as the walk's paths, so none is cut */
-    char machine[96], cpu[128], date[32], commit[64], workload[64], checksum[24];
+    /* quoted (io/text.h) as they came: room for a whole quotation, so none is cut */
+    char machine[TEXT_QUOTE_SIZE], cpu[TEXT_QUOTE_SIZE], date[TEXT_QUOTE_SIZE], commit[TEXT_QUOTE_SIZE],
+        workload[TEXT_QUOTE_SIZE], checksum[TEXT_QUOTE_SIZE];
     int setup_count;
     StoredSetup setups[BENCH_MAX_SETUPS];
 } StoredResult;

@@ -16,6 +16,16 @@
 #include "../io/text.h"
 #include "../perft/stats.h"
 
+const CliExitStatus cli_exit_statuses[] = {
+    {EXIT_OK, "success"},
+    {EXIT_MISMATCH, "a count differed from the expected one (suite, verify, check)"},
+    {EXIT_BAD_INPUT, "bad input: an option, FEN, file or depth; or output that could not be written"},
+    {EXIT_PARTIAL, "stopped by --max-time or --max-nodes (the result is partial)"},
+    {EXIT_INTERRUPTED, "interrupted by Ctrl-C, SIGTERM or SIGHUP (the result is partial)"},
+    {EXIT_BROKEN_PIPE, "stdout's reader went away (a closed pipe: nothing is said)"},
+    {0, NULL},
+};
+
 int cli_error(const Cli *cli, const char *format, ...) {
     va_list args;
     va_start(args, format);
@@ -69,8 +79,10 @@ bool cli_position(const Cli *cli, const PositionOptions *options, Position *pos)
 }
 
 void cli_use_keys(Cli *cli, const RunOptions *run, Position *pos) {
-    if (run->key_seed == ZOB_DEFAULT_SEED)
+    if (run->key_seed == ZOB_DEFAULT_SEED) { /* the built-in set, whatever keyed `pos` before */
+        pos_set_keys(pos, zob_default_keys());
         return;
+    }
     if (!cli->keys_made || zob_keys_seed(&cli->keys) != run->key_seed) {
         zob_keys_make(&cli->keys, run->key_seed);
         cli->keys_made = true;

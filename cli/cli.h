@@ -50,7 +50,13 @@ enum {
                                reports for a process SIGPIPE ended); nothing is said */
 };
 
-
+/* Every exit status with what it means, for --help and the man page; the list ends
+ * with a NULL meaning. */
+typedef struct CliExitStatus {
+    int code;
+    const char *meaning;
+} CliExitStatus;
+extern const CliExitStatus cli_exit_statuses[];
 
 /* A subcommand: argv[0] is its name. */
 typedef int (*CliCommand)(Cli *cli, int argc, char **argv);

@@ -529,10 +529,7 @@ static bool same_roots(const RunReport *a, const RunReport *b) {
 static void use_seed(Cli *cli, const CountOptions *o, uint64_t seed, Position *pos) {
     RunOptions run = o->run;
     run.key_seed = seed;
-    if (seed == ZOB_DEFAULT_SEED)
-        pos_set_keys(pos, zob_default_keys());
-    else
-        cli_use_keys(cli, &run, pos);
+    cli_use_keys(cli, &run, pos);
 }
 
 static json_t *verify_json(const RunReport runs[2], const uint64_t seeds[2], bool agree) {
@@ -550,6 +547,14 @@ static json_t *verify_json(const RunReport runs[2], const uint64_t seeds[2], boo
     json_set(v, "passes", passes);
     json_set(v, "agree", json_boolean(agree));
     return v;
+}
+
+/* `--trace tt`: the statistics of every hashed ply after a run of `depth`. */
+static void trace_tables(FILE *out, const Driver *driver, const RunReport *run, int depth) {
+    PlyStats stats[PERFT_MAX_DEPTH];
+    int plies = report_ply_stats(driver->tables.memory ? &driver->tables : NULL, run, stats);
+    fprintf(out, "trace tt: depth %d\n", depth);
+    report_print_ply_stats(out, stats, plies);
 }
 
 static int run_command(Cli *cli, int argc, char **argv, bool divide) {
@@ -576,12 +581,18 @@ static int run_command(Cli *cli, int argc, char **argv, bool divide) {
     const char *path = o.resume ? o.resume : o.journal;
     if (path && strlen(path) + 8 > sizeof ((Pass *)0)->path)
         return cli_error(cli, "the journal's path is too long");
-    struct stat st;
-    if (o.journal && !o.resume && !cli->worker && stat(o.journal, &st) == 0 && S_ISREG(st.st_mode) && st.st_size > 0) {
-        char shown[TEXT_QUOTE_SIZE];
-        text_quote(o.journal, shown);
-        return cli_error(cli, "journal '%s' exists: continue it with --resume '%s', or remove it to start over", shown,
-                         shown);
+    /* Both passes' journals are checked now: pass 2's would be refused only after pass 1. */
+    for (int p = 0; o.journal && !o.resume && !cli->worker && p < (o.verify ? 2 : 1); p++) {
+        char name[sizeof ((Pass *)0)->path];
+        struct stat st;
+        snprintf(name, sizeof name, "%s%s", o.journal, p ? ".pass2" : "");
+        if (stat(name, &st) == 0 && S_ISREG(st.st_mode) && st.st_size > 0) {
+            char shown[TEXT_QUOTE_SIZE], first[TEXT_QUOTE_SIZE];
+            text_quote(name, shown);
+            text_quote(o.journal, first);
+            return cli_error(cli, "journal '%s' exists: continue it with --resume '%s', or remove it to start over",
+                             shown, first);
+        }
     }
     Driver driver;
     if (!cli_driver(cli, &o.run, (int)o.depth, &driver))
@@ -599,6 +610,7 @@ static int run_command(Cli *cli, int argc, char **argv, bool divide) {
     RunReport *passes = iterations + PERFT_MAX_DEPTH + 1; /* --verify's two runs */
     int iteration_count = 0;
     RunReport run;
+    uint64_t seeds[2] = {o.run.key_seed, o.run.key_seed ^ VERIFY_SEED_XOR}; /* --verify's two passes */
     if (o.trace & TRACE_ITERATIONS) {
         driver.split_ply = (int)o.split_ply;
         RunHooks hooks = {.root_done = (o.trace & TRACE_ROOTS) ? trace_root : NULL,
@@ -615,17 +627,12 @@ static int run_command(Cli *cli, int argc, char **argv, bool divide) {
             if (!cli->worker)
                 fprintf(tracer.out, "trace it: perft(%d) %s %s   %.3f s\n", depth, run.complete ? "=" : ">=",
                         count_format(run.total, false, text), run.seconds);
-            if ((o.trace & TRACE_TABLES) && !cli->worker) {
-                PlyStats stats[PERFT_MAX_DEPTH];
-                int plies = report_ply_stats(driver.tables.memory ? &driver.tables : NULL, &run, stats);
-                fprintf(tracer.out, "trace tt: depth %d\n", depth);
-                report_print_ply_stats(tracer.out, stats, plies);
-            }
+            if ((o.trace & TRACE_TABLES) && !cli->worker)
+                trace_tables(tracer.out, &driver, &run, depth);
             if (!run.complete && run.status != RUN_NO_MOVES)
                 break;
         }
     } else {
-        uint64_t seeds[2] = {o.run.key_seed, o.run.key_seed ^ VERIFY_SEED_XOR};
         int pass_count = o.verify ? 2 : 1;
         for (int p = 0; p < pass_count; p++) {
             Pass pass = {.number = p + 1, .seed = seeds[p], .resume = o.resume != NULL};
@@ -647,6 +654,8 @@ static int run_command(Cli *cli, int argc, char **argv, bool divide) {
                 driver_destroy(&driver);
                 return status;
             }
+            if ((o.trace & TRACE_TABLES) && !cli->worker)
+                trace_tables(tracer.out, &driver, &passes[p], (int)o.depth);
             if (!passes[p].complete)
                 break; /* a stopped pass 1 ends the run: pass 2 would only be stopped too */
         }
@@ -669,7 +678,6 @@ static int run_command(Cli *cli, int argc, char **argv, bool divide) {
         return verified && !agree ? EXIT_MISMATCH : exit_status(&run);
     }
     bool written = true;
-    uint64_t seeds[2] = {o.run.key_seed, o.run.key_seed ^ VERIFY_SEED_XOR};
     if (o.json)
         written = print_json(cli, &o, &pos, &driver, &run, iterations, iteration_count,
                              o.verify ? verify_json(passes, seeds, agree) : NULL);

@@ -1,6 +1,5 @@
 /* cmd_show.c — `perft show`: a position as people read it (io/board.h): the board,
  * what its FEN carries, the key, checkers, pinned pieces and the legal moves. */
-#include <errno.h>
 #include <string.h>
 
 #include "../io/board.h"
@@ -42,8 +41,5 @@ int cmd_show(Cli *cli, int argc, char **argv) {
     if (!cli_position(cli, &o.position, &pos))
         return EXIT_BAD_INPUT;
     unsigned style = (o.fan ? BOARD_FAN : 0) | (terminal_colour(cli->out) ? BOARD_COLOR : 0);
-    errno = 0;
-    if (!board_print(cli->out, &pos, style))
-        return cli_write_failed(cli);
-    return EXIT_OK;
+    return cli_finish_output(cli, board_print(cli->out, &pos, style));
 }

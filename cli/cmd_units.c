@@ -26,7 +26,7 @@ static const CliSpec units_spec = {
                 "Exit status: 0 listed, 2 bad input or out of memory.\n",
 };
 
-static void print_json_units(Cli *cli, const Position *pos, const UnitsOptions *o, const UnitSet *set, Count paths) {
+static bool print_json_units(Cli *cli, const Position *pos, const UnitsOptions *o, const UnitSet *set, Count paths) {
     MoveList roots;
     gen_legal(pos, &roots);
     char digest[24], fen[FEN_BUFFER_SIZE], uci[UCI_MOVE_SIZE];
@@ -57,7 +57,7 @@ static void print_json_units(Cli *cli, const Position *pos, const UnitsOptions *
         json_array_append_new(list, item);
     }
     json_set(doc, "list", list);
-    json_write(cli->out, doc);
+    return json_write(cli->out, doc);
 }
 
 int cmd_units(Cli *cli, int argc, char **argv) {
@@ -100,8 +100,9 @@ int cmd_units(Cli *cli, int argc, char **argv) {
     Count paths = 0;
     for (size_t u = 0; u < unit_set_count(set); u++)
         paths += unit_paths(set, u);
+    bool written = true;
     if (o.json)
-        print_json_units(cli, &pos, &o, set, paths);
+        written = print_json_units(cli, &pos, &o, set, paths);
     else {
         char fen[FEN_BUFFER_SIZE], text[COUNT_TEXT_SIZE];
         for (size_t u = 0; u < unit_set_count(set); u++) {
@@ -113,5 +114,5 @@ int cmd_units(Cli *cli, int argc, char **argv) {
                 unit_set_count(set), count_format(paths, false, text), unit_set_digest(set));
     }
     unit_set_destroy(set);
-    return cli_flush(cli);
+    return cli_finish_output(cli, written);
 }

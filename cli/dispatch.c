@@ -36,11 +36,11 @@ static void print_usage(FILE *out) {
         fprintf(out, "  %-8s %s\n", c->name, c->summary);
     fputs("\nOptions mean the same in every command: -d depth, --fen/--startpos/--moves, --chess960,\n"
           "-t threads, --hash MB, --key-seed N, --json, -q, --max-nodes N, --max-time S.\n"
-          "Data goes to stdout; progress and diagnostics to stderr.\n"
-          "Exit status: 0 success, 1 a count differed from the expected one, 2 bad input,\n"
-          "3 stopped by --max-time or --max-nodes (partial), 130 interrupted (partial),\n"
-          "141 stdout's reader went away (a closed pipe: nothing is said).\n",
+          "Data goes to stdout; progress and diagnostics to stderr.\n\n"
+          "Exit status:\n",
           out);
+    for (const CliExitStatus *e = cli_exit_statuses; e->meaning; e++)
+        fprintf(out, "  %3d  %s\n", e->code, e->meaning);
 }
 
 static const CommandEntry *find_command(const char *name) {

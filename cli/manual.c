@@ -172,13 +172,13 @@ void cli_man_page(FILE *out) {
                  ".SH COMMANDS\n",
             PERFTKIT_VERSION);
     describe_commands(man_command, out);
-    fputs(".SH \"EXIT STATUS\"\n"
-          ".TP\n0\nsuccess\n"
-          ".TP\n1\na count differed from the expected one\n"
-          ".TP\n2\nbad input: an option, FEN, file or depth; or output that could not be written\n"
-          ".TP\n3\nstopped by \\fB\\-\\-max\\-time\\fR or \\fB\\-\\-max\\-nodes\\fR (the result is partial)\n"
-          ".TP\n130\ninterrupted by Ctrl-C, SIGTERM or SIGHUP (the result is partial)\n"
-          ".SH ENVIRONMENT\n"
+    fputs(".SH \"EXIT STATUS\"\n", out);
+    for (const CliExitStatus *e = cli_exit_statuses; e->meaning; e++) {
+        fprintf(out, ".TP\n%d\n", e->code);
+        roff_text(out, e->meaning, strlen(e->meaning));
+        fputc('\n', out);
+    }
+    fputs(".SH ENVIRONMENT\n"
           ".TP\n.B NO_COLOR\n"
           "When set (to anything), no colour is used.\n"
           ".TP\n.B TERM\n"

@@ -270,6 +270,13 @@ int gen_checks(const Position *pos, MoveList *list) {
     return list->count = kept;
 }
 
+Bitboard gen_pinned(const Position *pos) {
+    Node node = node_of(pos);
+    Color us = pos_side(pos);
+    Threats t = find_threats(&node, us, pos_king(pos, us));
+    return (t.pin_straight | t.pin_diagonal) & pos_color(pos, us);
+}
+
 bool gen_is_legal(const Position *pos, Move m) {
     MoveList list;
     gen_legal(pos, &list);

@@ -46,6 +46,9 @@ uint64_t gen_count_replies(const Position *pos);
  * (1 for depth 0), counted in bulk with no move listed or made (bulk.c). */
 uint64_t gen_count_perft(const Position *pos, int depth);
 
+/* The men of the side to move pinned to their king (the same pins the generators use). */
+Bitboard gen_pinned(const Position *pos);
+
 /* True when `m` is in the legal moves of `pos`. */
 bool gen_is_legal(const Position *pos, Move m);
 

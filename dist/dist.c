@@ -283,7 +283,15 @@ static void share_tables(Driver *driver) {
     size_t length = driver->tables.bytes;
     int have = driver->tables.memory && !driver->tables.adopted, all_have = 0;
     MPI_Allreduce(&have, &all_have, 1, MPI_INT, MPI_MIN, node);
-    if (node_size == 1 || !all_have) {
+    /* Each rank sized its tables itself (free memory, refusals): one layout for all, or
+     * every rank keeps its own, as a longer mapping than the object would fault. */
+    unsigned long long mine = length, shortest = 0, longest = 0;
+    MPI_Allreduce(&mine, &shortest, 1, MPI_UNSIGNED_LONG_LONG, MPI_MIN, node);
+    MPI_Allreduce(&mine, &longest, 1, MPI_UNSIGNED_LONG_LONG, MPI_MAX, node);
+    if (node_size > 1 && all_have && shortest != longest && dist_rank() == 0)
+        fprintf(stderr, "perft-mpi: the ranks on this machine made tables of %llu to %llu MB: each keeps its own\n",
+                shortest >> 20, longest >> 20);
+    if (node_size == 1 || !all_have || shortest != longest) {
         MPI_Comm_free(&node);
         return;
     }

@@ -33,7 +33,7 @@ static bool print_divide(PerftkitCounter *counter) {
     PerftkitDivision divisions[PERFTKIT_MAX_MOVES];
     PerftkitCount total;
     size_t moves;
-    char text[PERFTKIT_SAN_SIZE], digits[PERFTKIT_COUNT_SIZE], error[PERFTKIT_ERROR_SIZE], fen[PERFTKIT_FEN_SIZE];
+    char text[PERFTKIT_SAN_SIZE], digits[PERFTKIT_COUNT_SIZE], error[PERFTKIT_ERROR_SIZE] = "", fen[PERFTKIT_FEN_SIZE];
     if (perftkit_position_new(&pos) != PERFTKIT_OK)
         return false;
     const char *line[] = {"e4", "e5"};
@@ -41,7 +41,7 @@ static bool print_divide(PerftkitCounter *counter) {
         PerftkitMove move;
         if (perftkit_move_from_san(pos, line[i], &move, error, sizeof error) != PERFTKIT_OK ||
             perftkit_make_move(pos, move) != PERFTKIT_OK) {
-            fprintf(stderr, "%s\n", error);
+            fprintf(stderr, "cannot play %s: %s\n", line[i], error[0] ? error : "not a legal move");
             perftkit_position_free(pos);
             return false;
         }

@@ -110,25 +110,6 @@ static void put_men(Text *t, const Position *pos, Bitboard set, unsigned style) 
     }
 }
 
-/* The men of the side to move that may not leave the line between their king and an
- * enemy slider: the one man of either colour between them being ours. */
-static Bitboard pinned_men(const Position *pos) {
-    Color us = pos_side(pos);
-    Square king = pos_king(pos, us);
-    Bitboard them = pos_color(pos, !us), occupied = pos_occupied(pos);
-    /* Enemy sliders that would attack the king were our men not there. */
-    Bitboard snipers = ((atk_rook(king, them) & (pos_type(pos, ROOK) | pos_type(pos, QUEEN)))
-                        | (atk_bishop(king, them) & (pos_type(pos, BISHOP) | pos_type(pos, QUEEN))))
-                     & them;
-    Bitboard pinned = 0;
-    while (snipers) {
-        Bitboard between = atk_between(king, bb_pop(&snipers)) & occupied;
-        if (between && !bb_several(between) && (between & pos_color(pos, us)))
-            pinned |= between;
-    }
-    return pinned;
-}
-
 size_t board_columns(const char *text) {
     size_t n = 0;
     for (const unsigned char *p = (const unsigned char *)text; *p; p++)
@@ -210,7 +191,7 @@ char *board_render(const Position *pos, unsigned style, char out[BOARD_TEXT_SIZE
     put(&t, "Checkers: ");
     put_men(&t, pos, pos_checkers(pos), style);
     put(&t, "\nPinned: ");
-    put_men(&t, pos, pinned_men(pos), style);
+    put_men(&t, pos, gen_pinned(pos), style);
     put(&t, "\n");
     put_moves(&t, pos, style);
     return out;

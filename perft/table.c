@@ -9,7 +9,7 @@
 #include <sys/mman.h>
 
 /* Bits of the count in a narrow entry at `depth`, 0 where entries are wide. */
-static int narrow_count_bits(int depth) { return depth == 2 ? 16 : depth == 3 ? 24 : 0; }
+static int narrow_count_bits(int depth) { return depth == TABLE_NARROW_DEPTH ? TABLE_NARROW_COUNT_BITS : 0; }
 
 bool table_set_create(TableSet *set, size_t bytes, char *error, size_t error_size) {
     memset(set, 0, sizeof *set);

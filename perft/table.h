@@ -1,18 +1,20 @@
 /* table.h — fixed-length hash tables of perft subtree counts, one per remaining depth
  * (so within one run, one per ply), shared by all threads without locks.
  *
- * Two kinds of entry, by remaining depth. At depths 2 and 3, where nearly all distinct
- * positions are, an entry is one 64-bit word: the count in its low bits (16 at depth 2,
- * 24 at depth 3: perft(2) < 218^2 < 2^16 and perft(3) < 218^3 < 2^24 in every legal
- * position) and the high bits of key.lo above them as the check (48 and 40 bits), so a
- * table holds twice the positions of wide entries and a read can never be torn. Deeper,
+ * Two kinds of entry, by remaining depth. At depth 2, where most distinct positions
+ * are, an entry is one 64-bit word: the count in its low 16 bits (perft(2) < 218^2 <
+ * 2^16 in every legal position) and the high 48 bits of key.lo as the check, so the
+ * table holds twice the positions of wide entries and a read can never be torn. The
+ * price is the check: a probe of an absent position matches one of a bucket's eight
+ * entries by chance at a rate of 8 x 2^-48 = 2^-45 (about one in 3.5e13 probes; perft
+ * 10 makes some 1e9 such probes), where a 16-byte entry checks all 64 bits of key.lo
+ * (4 x 2^-64). Record runs therefore verify with a second key set (--verify). Deeper,
  * an entry is 16 bytes: `check` = key.lo XOR count, and `count`, written and read as
  * two separate relaxed 64-bit atomics, so a reader may see halves of two different
  * writes (a torn entry); then check XOR count is not the probing key, and the entry
  * reads as a miss. The bucket comes from key.hi (multiply-shift, so a table may have
- * any number of buckets) and the check from key.lo: no key bit is used twice, and a
- * false match needs a coincidence of the check bits and the bucket's (at least 64 bits
- * in all). A torn or colliding entry can therefore never yield a wrong count.
+ * any number of buckets) and the check from key.lo, so no key bit is used twice. A torn
+ * entry can therefore never yield a wrong count.
  *
  * A bucket is one 64-byte cache line: eight narrow or four wide entries. A store
  * replaces the entry of the same key, else an empty entry, else the entry with the
@@ -37,7 +39,8 @@ enum {
     TABLE_MAX_DEPTH = 32,
     TABLE_BUCKET_ENTRIES = PERFTKIT_BUCKET_ENTRIES,
     TABLE_NARROW_ENTRIES = 2 * PERFTKIT_BUCKET_ENTRIES,
-    TABLE_NARROW_MAX_DEPTH = 3, /* depths 2 and 3 have narrow entries */
+    TABLE_NARROW_DEPTH = 2,     /* the one remaining depth with narrow entries */
+    TABLE_NARROW_COUNT_BITS = 16,
     TABLE_MIN_BUCKETS = 64,
 };
 
@@ -119,9 +122,7 @@ static inline uint64_t table_narrow_check(const Table *t, Key128 key) {
 }
 
 /* Starts loading the bucket of `key`, to be probed soon. */
-static inline void table_prefetch(const Table *t, Key128 key) {
-    __builtin_prefetch((char *)t->buckets + 64 * table_index(t, key));
-}
+static inline void table_prefetch(const Table *t, Key128 key) { __builtin_prefetch(table_bucket(t, key)); }
 
 /* The stored count of `key`, when there is one. */
 static inline bool table_probe(const Table *t, Key128 key, uint64_t *count) {

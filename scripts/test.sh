@@ -15,13 +15,11 @@ meson test -C build --print-errorlogs
 
 echo "== magic bitboards (-Dpext=disabled)"
 [ -f build-magic/build.ninja ] || meson setup build-magic -Dpext=disabled >/dev/null
-ninja -C build-magic >/dev/null # everything, as `meson install` in the install test needs it
 meson test -C build-magic --print-errorlogs --no-suite readme --no-suite mpi
 
 echo "== sanitizers (address, undefined) with assertions on; suite counts up to 100,000 nodes"
 [ -f build-sanitize/build.ninja ] || meson setup build-sanitize -Db_sanitize=address,undefined -Db_lto=false \
     -Dbuildtype=debugoptimized >/dev/null
-ninja -C build-sanitize >/dev/null
 LSAN_OPTIONS=suppressions=$PWD/tests/lsan.supp ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 UBSAN_OPTIONS=halt_on_error=1:print_stacktrace=1 \
     PERFTKIT_MAX_NODES=100000 meson test -C build-sanitize --print-errorlogs --timeout-multiplier 4 \
     --no-suite readme --no-suite mpi
@@ -35,7 +33,6 @@ LSAN_OPTIONS=suppressions=$PWD/tests/lsan.supp ASAN_OPTIONS=detect_leaks=1:abort
 echo "== thread sanitizer (clang, libomp with Archer): the threaded tests"
 [ -f build-tsan/build.ninja ] || CC=clang meson setup build-tsan -Db_sanitize=thread -Db_lto=false \
     -Dbuildtype=debugoptimized -Db_lundef=false -Dmpi=disabled >/dev/null
-ninja -C build-tsan >/dev/null # the binary too: the driver's tests run it
 archer=$(ls /usr/lib/llvm-*/lib/libarcher.so 2>/dev/null | sort -V | tail -1)
 [ -n "$archer" ] || { echo "test.sh: libarcher.so not found (install libomp-dev)" >&2; exit 1; }
 OMP_TOOL_LIBRARIES=$archer TSAN_OPTIONS="ignore_noninstrumented_modules=1 halt_on_error=1 exitcode=66 second_deadlock_stack=1" \

@@ -6,6 +6,8 @@
 
 #include "support.h"
 
+#include <jansson.h>
+
 #include "../cli/commands.h"
 
 typedef struct CliRun {
@@ -58,6 +60,14 @@ static CliRun cli_run_input(const char *input, const char *format, ...) {
 static void cli_run_free(CliRun *run) {
     free(run->out);
     free(run->err);
+}
+
+/* The JSON document a run printed on stdout, which the test expects to be one. */
+static json_t *parse_json(const CliRun *run) {
+    json_error_t error;
+    json_t *doc = json_loads(run->out, 0, &error);
+    cr_assert(doc, "not JSON (%s): %s", error.text, run->out);
+    return doc;
 }
 
 #endif

@@ -15,6 +15,9 @@
 
 static void core_setup(void) { core_init(); }
 
+/* True when `text` begins with the whole of `prefix`. */
+static bool starts_with(const char *text, const char *prefix) { return !strncmp(text, prefix, strlen(prefix)); }
+
 /* The position of `fen`, which the test expects to be valid. */
 static Position position_of(const char *fen, bool chess960) {
     Position pos;

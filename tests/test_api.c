@@ -78,12 +78,15 @@ static void *init_again(void *unused) {
     return perftkit_init() == PERFTKIT_OK ? NULL : (void *)1;
 }
 
-Test(api, init_may_be_called_again_from_any_thread) {
+Test(api_uninitialised, init_may_be_called_first_and_again_from_any_thread) {
     pthread_t threads[4];
     for (int i = 0; i < 4; i++)
         cr_assert_eq(pthread_create(&threads[i], NULL, init_again, NULL), 0);
-    for (int i = 0; i < 4; i++)
-        pthread_join(threads[i], NULL);
+    for (int i = 0; i < 4; i++) {
+        void *failed;
+        pthread_join(threads[i], &failed);
+        cr_assert_null(failed, "perftkit_init failed on thread %d", i);
+    }
     cr_assert_eq(perftkit_init(), PERFTKIT_OK);
 }
 

@@ -222,8 +222,8 @@ Test(board, colours_paint_squares_and_men) {
                      " 6 \033[48;5;180m   \033[48;5;137m   \033[48;5;180m   \033[48;5;137m   "
                      "\033[48;5;180m   \033[48;5;137m   \033[48;5;180m   \033[48;5;137m   \033[0m 6");
     /* Rank 1: dark from a1, white men bold bright white. */
-    cr_assert(!strncmp(line_of(text, " 1 ", line, sizeof line),
-                       " 1 \033[48;5;137m\033[1;97m R \033[48;5;180m\033[1;97m N ", 40),
+    cr_assert(starts_with(line_of(text, " 1 ", line, sizeof line),
+                          " 1 \033[48;5;137m\033[1;97m R \033[48;5;180m\033[1;97m N "),
               "%s", line);
     cr_assert(strstr(text, "\033[48;5;180m\033[22;30m r "), "a black man in black: %s", text);
     cr_assert_str_eq(line_of(text, "    a", line, sizeof line), "    a  b  c  d  e  f  g  h");

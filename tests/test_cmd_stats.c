@@ -17,13 +17,6 @@ static double seconds_now(void) {
     return (double)t.tv_sec + (double)t.tv_nsec * 1e-9;
 }
 
-static json_t *parse_json(const CliRun *run) {
-    json_error_t error;
-    json_t *doc = json_loads(run->out, 0, &error);
-    cr_assert(doc, "not JSON (%s): %s", error.text, run->out);
-    return doc;
-}
-
 /* The start position rows: the wiki's columns (depth, nodes, captures, e.p., castles,
  * promotions, checks, discovery checks, double checks, mates), then the Grand Chess
  * Tree's classes (checks that do not mate: direct, discovered, direct and discovered,

@@ -6,13 +6,6 @@
 
 TestSuite(cmd_unique, .init = core_setup, .timeout = 600);
 
-static json_t *parse_json(const CliRun *run) {
-    json_error_t error;
-    json_t *doc = json_loads(run->out, 0, &error);
-    cr_assert(doc, "not JSON (%s): %s", error.text, run->out);
-    return doc;
-}
-
 /* The output without its last line (peak memory and time, which vary). */
 static void drop_last_line(char *text) {
     char *last = strstr(text, "peak memory");

@@ -11,7 +11,8 @@ TestSuite(engine, .timeout = 60);
 
 static EngineOutput parse(const char *line) {
     EngineOutput o;
-    cr_assert_eq(engine_parse_output(line, strlen(line), &o), o.kind, "the kind returned is the kind set");
+    EngineOutputKind kind = engine_parse_output(line, strlen(line), &o);
+    cr_assert_eq(kind, o.kind, "the kind returned is the kind set");
     return o;
 }
 

@@ -255,22 +255,8 @@ Test(faults, refused_huge_pages_leave_the_tables_and_the_count_alone) {
     cli_run_free(&run);
 }
 
-/* A /proc/meminfo field in MB. */
-static long meminfo_mb(const char *field) {
-    FILE *f = fopen("/proc/meminfo", "r");
-    char line[128];
-    long kb = -1;
-    size_t n = strlen(field);
-    while (f && kb < 0 && fgets(line, sizeof line, f))
-        if (!strncmp(line, field, n))
-            kb = strtol(line + n, NULL, 10);
-    if (f)
-        fclose(f);
-    return kb / 1024;
-}
-
 Test(faults, hash_beyond_the_free_memory_shrinks_to_fit_and_says_so) {
-    long total = meminfo_mb("MemTotal:"), available = meminfo_mb("MemAvailable:");
+    long total = cli_memory_mb(false), available = cli_memory_mb(true);
     cr_assert_gt(total, 0);
     if (available > total * 7 / 8)
         cr_skip_test("almost all memory is free: --hash cannot exceed it and stay within the machine");

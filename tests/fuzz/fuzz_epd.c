@@ -6,13 +6,6 @@
 
 #include "../../suites/epd.h"
 
-int LLVMFuzzerInitialize(int *argc, char ***argv) {
-    (void)argc;
-    (void)argv;
-    core_init();
-    return 0;
-}
-
 static bool same_record(const EpdRecord *a, const EpdRecord *b) {
     if (strcmp(a->fen, b->fen) || strcmp(a->id, b->id) || a->expectation_count != b->expectation_count)
         return false;

@@ -6,13 +6,6 @@
  * agree on everything but the Chess960 flag. */
 #include "fuzz_support.h"
 
-int LLVMFuzzerInitialize(int *argc, char ***argv) {
-    (void)argc;
-    (void)argv;
-    core_init();
-    return 0;
-}
-
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
     char *fen = fuzz_string(data, size);
     Position pos[2];

@@ -4,13 +4,6 @@
  * counts only. */
 #include "fuzz_suite.h"
 
-int LLVMFuzzerInitialize(int *argc, char ***argv) {
-    (void)argc;
-    (void)argv;
-    core_init();
-    return 0;
-}
-
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
     SuiteTally tally = fuzz_read_suite(data, size);
     /* Counts come only from ";D" operations or "perft" lines. */

@@ -4,13 +4,6 @@
  * a SAN that reads back as the same move; a refused SAN has a one-line reason. */
 #include "fuzz_positions.h"
 
-int LLVMFuzzerInitialize(int *argc, char ***argv) {
-    (void)argc;
-    (void)argv;
-    core_init();
-    return 0;
-}
-
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
     FuzzPick pick;
     Position pos = fuzz_pick_position(&data, &size, &pick), before = pos;

@@ -7,13 +7,6 @@
 
 #include "../../cli/cli.h"
 
-int LLVMFuzzerInitialize(int *argc, char ***argv) {
-    (void)argc;
-    (void)argv;
-    core_init();
-    return 0;
-}
-
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
     FuzzPick pick;
     Position root = fuzz_pick_position(&data, &size, &pick), pos;

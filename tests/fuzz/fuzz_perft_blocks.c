@@ -4,13 +4,6 @@
  * the reader's properties of fuzz_suite.h. */
 #include "fuzz_suite.h"
 
-int LLVMFuzzerInitialize(int *argc, char ***argv) {
-    (void)argc;
-    (void)argv;
-    core_init();
-    return 0;
-}
-
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
     fuzz_read_suite(data, size);
     return 0;

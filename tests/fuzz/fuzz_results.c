@@ -8,13 +8,6 @@
 
 #include "../../bench/results.h"
 
-int LLVMFuzzerInitialize(int *argc, char ***argv) {
-    (void)argc;
-    (void)argv;
-    core_init();
-    return 0;
-}
-
 static void warned(void *context, const char *message) {
     int *warnings = context;
     FUZZ_CHECK(fuzz_one_line(message), "a warning that is not one line: '%s'", message);

@@ -14,7 +14,16 @@
 #include "core.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
+
+/* Every target starts the core once, before the first input (each target is a program
+ * of its own, so the one definition here is its only one). */
 int LLVMFuzzerInitialize(int *argc, char ***argv);
+int LLVMFuzzerInitialize(int *argc, char ***argv) {
+    (void)argc;
+    (void)argv;
+    core_init();
+    return 0;
+}
 
 /* A violated property: say which and abort, so libFuzzer keeps the input as a crash. */
 #define FUZZ_CHECK(condition, ...)                                                                                  \

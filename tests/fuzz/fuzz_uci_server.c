@@ -15,13 +15,6 @@
 #include "../../perft/count.h"
 #include "../../uci/server.h"
 
-int LLVMFuzzerInitialize(int *argc, char ***argv) {
-    (void)argc;
-    (void)argv;
-    core_init();
-    return 0;
-}
-
 enum { MAX_INPUT_LINES = 64, MAX_GO = 4, MAX_GO_DEPTH = 3, MAX_HASH_MB = 16 };
 
 typedef enum { LINE_OTHER, LINE_POSITION, LINE_GO } LineKind;
