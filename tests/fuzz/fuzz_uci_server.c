@@ -1,5 +1,6 @@
 /* fuzz_uci_server.c — the UCI server (uci/server.c) fed any command lines through memory
- * streams, with a `d` after each line so every step can be checked:
+ * streams, with a `d` after each position and go line and after each run of other
+ * lines, so every step can be checked:
  *   - everything it writes is printable ASCII in lines; each error is one
  *     "info string error: ..." line that says something;
  *   - only an accepted `position` changes the position, and every position it holds is
@@ -165,31 +166,51 @@ static bool board_row(const char *line) {
     return !strcmp(line, "   a b c d e f g h") || (line[0] == ' ' && line[1] >= '1' && line[1] <= '8' && line[2] == ' ');
 }
 
+/* Appends bytes to the server's input (room was reserved for every line and `d`). */
+static void append(char *input, size_t *used, const char *bytes, size_t length) {
+    memcpy(input + *used, bytes, length);
+    *used += length;
+}
+
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
-    /* The commands, each followed by `d`, after a small table and a first `d`. */
+    /* The commands after a small table and a first `d`: each position and go line is
+     * followed by a `d`, and so is each run of other lines (none of which may change
+     * the position, nor have its errors judged), since drawing the board costs most. */
     static const char prologue[] = "setoption name Hash value 1\nd\n";
     size_t room = sizeof prologue + size + MAX_INPUT_LINES * 10 + 16, used = 0;
     char *input = malloc(room);
-    Command commands[MAX_INPUT_LINES];
-    int count = 0, go_lines = 0;
+    Command commands[MAX_INPUT_LINES + 1], command;
+    int count = 0, go_lines = 0, lines_read = 0;
+    bool run_of_others = false;
     FUZZ_CHECK(input, "out of memory");
-    memcpy(input, prologue, sizeof prologue - 1);
-    used = sizeof prologue - 1;
-    for (size_t at = 0; at < size && count < MAX_INPUT_LINES;) {
+    append(input, &used, prologue, sizeof prologue - 1);
+    for (size_t at = 0; at < size && lines_read < MAX_INPUT_LINES; lines_read++) {
         const uint8_t *end = memchr(data + at, '\n', size - at);
         size_t length = (end ? (size_t)(end - data) : size) - at;
         const char *line = (const char *)data + at;
         at += length + 1;
-        Treatment t = classify(line, length, &go_lines, &commands[count]);
+        Treatment t = classify(line, length, &go_lines, &command);
         if (t == STOP)
             break;
         if (t == REPLACE)
             line = "isready", length = 7;
-        memcpy(input + used, line, length);
-        used += length;
-        memcpy(input + used, "\nd\n", 3);
-        used += 3;
-        count++;
+        if (command.kind != LINE_OTHER && run_of_others) {
+            append(input, &used, "d\n", 2);
+            commands[count++] = (Command){LINE_OTHER, 0};
+            run_of_others = false;
+        }
+        append(input, &used, line, length);
+        append(input, &used, "\n", 1);
+        if (command.kind == LINE_OTHER) {
+            run_of_others = true;
+        } else {
+            append(input, &used, "d\n", 2);
+            commands[count++] = command;
+        }
+    }
+    if (run_of_others) {
+        append(input, &used, "d\n", 2);
+        commands[count++] = (Command){LINE_OTHER, 0};
     }
 
     FILE *in = fmemopen(input, used, "r");
