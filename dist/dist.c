@@ -8,6 +8,7 @@
  * rank is busy to the end; units are handed out largest first, as the plan lists them. */
 #include "dist.h"
 
+#include <errno.h>
 #include <fcntl.h>
 #include <mpi.h>
 #include <pthread.h>
@@ -22,6 +23,8 @@
 #include "../perft/clock.h"
 
 enum { TAG_REQUEST = 1, TAG_BATCH = 2, MAX_BATCH = 256, WORDS_PER_RESULT = 3 };
+/* Shared tables from this size on are told when /dev/shm gives them small pages. */
+#define SHM_HUGE_NOTE_BYTES ((size_t)512 << 20)
 
 bool dist_init(int *argc, char ***argv, char *error, size_t error_size) {
     int provided = 0;
@@ -268,6 +271,40 @@ static bool plans_agree(const UnitSet *units) {
     return all == 1;
 }
 
+/* Allocates the whole of a new shared object now, not on first touch, so a full
+ * /dev/shm is an error here rather than a SIGBUS in the middle of the run: by faulting
+ * its pages in through `memory` after asking for huge pages (with /dev/shm mounted
+ * huge=advise only a mapping that asks gets them), or where the kernel cannot
+ * (before Linux 5.14) by posix_fallocate, in small pages. */
+static bool populate_shared(int fd, void *memory, size_t length) {
+#ifdef MADV_HUGEPAGE
+    madvise(memory, length, MADV_HUGEPAGE);
+#endif
+#ifdef MADV_POPULATE_WRITE
+    if (madvise(memory, length, MADV_POPULATE_WRITE) == 0)
+        return true;
+    if (errno != EINVAL)
+        return false;
+#endif
+    return posix_fallocate(fd, 0, (off_t)length) == 0;
+}
+
+/* Whether /dev/shm, where the shared tables live, is mounted with huge pages (tmpfs's
+ * huge= option other than never); false when it cannot be told. */
+static bool shm_has_huge_pages(void) {
+    FILE *mounts = fopen("/proc/self/mounts", "r");
+    char line[1024];
+    bool huge = false;
+    while (mounts && fgets(line, sizeof line, mounts)) {
+        char device[256], point[256], type[64], options[512];
+        if (sscanf(line, "%255s %255s %63s %511s", device, point, type, options) == 4 && !strcmp(point, "/dev/shm"))
+            huge = strstr(options, "huge=") && !strstr(options, "huge=never");
+    }
+    if (mounts)
+        fclose(mounts);
+    return huge;
+}
+
 /* Ranks on one machine share one set of tables, as threads do: the node's first rank
  * makes a POSIX shared-memory object of the size every rank asked for (--hash is then
  * per machine, not per rank), the others map the same object, and each rank's own
@@ -297,18 +334,22 @@ static void share_tables(Driver *driver) {
     }
     char name[64] = "";
     int fd = -1, made = 0;
+    void *memory = MAP_FAILED;
     if (node_rank == 0) {
         snprintf(name, sizeof name, "/perftkit-tables-%ld-%d", (long)getpid(), dist_rank());
         fd = shm_open(name, O_RDWR | O_CREAT | O_EXCL, 0600);
-        /* allocated now, not on first touch: a full /dev/shm is an error here, not a
-         * SIGBUS in the middle of the run */
-        made = fd >= 0 && ftruncate(fd, (off_t)length) == 0 && posix_fallocate(fd, 0, (off_t)length) == 0;
+        if (fd >= 0 && ftruncate(fd, (off_t)length) == 0)
+            memory = mmap(NULL, length, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
+        made = memory != MAP_FAILED && populate_shared(fd, memory, length);
     }
     MPI_Bcast(&made, 1, MPI_INT, 0, node);
     MPI_Bcast(name, sizeof name, MPI_CHAR, 0, node);
-    if (made && node_rank != 0)
-        fd = shm_open(name, O_RDWR, 0);
-    void *memory = made && fd >= 0 ? mmap(NULL, length, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0) : MAP_FAILED;
+    if (made && node_rank != 0 && (fd = shm_open(name, O_RDWR, 0)) >= 0)
+        memory = mmap(NULL, length, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
+    if (!made && memory != MAP_FAILED) {
+        munmap(memory, length);
+        memory = MAP_FAILED;
+    }
     if (fd >= 0)
         close(fd);
     int mapped = memory != MAP_FAILED, all_mapped = 0;
@@ -317,6 +358,9 @@ static void share_tables(Driver *driver) {
         shm_unlink(name);
     if (all_mapped) {
         table_set_adopt(&driver->tables, memory);
+        if (dist_rank() == 0 && length >= SHM_HUGE_NOTE_BYTES && !shm_has_huge_pages())
+            fprintf(stderr, "perft-mpi: /dev/shm gives the shared tables 4 KiB pages, which slows them by about "
+                            "a third; for huge pages: mount -o remount,huge=advise /dev/shm\n");
     } else {
         if (mapped)
             munmap(memory, length);
