@@ -72,7 +72,12 @@ char *move_to_san(const Position *pos, Move m, char out[SAN_MOVE_SIZE]) {
     } else {
         *p++ = piece_letters[pt];
         MoveList list;
-        gen_legal(pos, &list);
+        list.count = 0;
+        /* Only a man of the same kind that reaches `to` can be a rival; the legal moves
+         * are listed (to leave out pinned ones) only when there is one. */
+        Bitboard others = pos_pieces(pos, pos->side, pt) & ~bb_square(from);
+        if (atk_piece(pt, to, pos_occupied(pos)) & others)
+            gen_legal(pos, &list);
         bool rival = false, rival_on_file = false, rival_on_rank = false;
         for (int i = 0; i < list.count; i++) {
             Move o = list.moves[i];
