@@ -76,8 +76,8 @@ static bool load(BenchWorkload *w, SuiteReader *reader, char *error, size_t size
 
 /* A first line "# NAME: ..." names the workload (bench-v1); else `fallback` does. */
 static void name_workload(BenchWorkload *w, const char *first_line, const char *fallback) {
-    if (first_line && !strncmp(first_line, "\xEF\xBB\xBF", 3))
-        first_line += 3; /* a byte-order mark, as the suite reader skips it */
+    if (first_line)
+        first_line += text_bom_length(first_line, strlen(first_line)); /* as the suite reader does */
     size_t n = first_line && !strncmp(first_line, "# ", 2) ? strcspn(first_line + 2, ": \n") : 0;
     for (size_t i = 0; i < n; i++)
         if (first_line[2 + i] <= ' ' || first_line[2 + i] >= 0x7f) /* a name is printed: plain ASCII only */

@@ -423,10 +423,14 @@ static int run_pass(Cli *cli, const CountOptions *o, const Position *pos, Driver
     text_quote(pass->path, shown);
     JournalContents contents;
     memset(&contents, 0, sizeof contents);
+    UnitSet *units = NULL;
+    JournalRun *j = NULL;
+    UnitResult *finished = NULL;
+    int status = EXIT_OK;
     bool resume = pass->resume && !cli->worker; /* workers read no journal */
     if (resume && !journal_read(pass->path, &contents, error, sizeof error)) {
-        journal_contents_free(&contents);
-        return cli_error(cli, "--resume: %s", error);
+        status = cli_error(cli, "--resume: %s", error);
+        goto done;
     }
     JournalHeader expected = {.chess960 = pos->chess960, .depth = depth, .key_seed = pass->seed, .pass = pass->number};
     journal_tool(expected.tool);
@@ -436,40 +440,35 @@ static int run_pass(Cli *cli, const CountOptions *o, const Position *pos, Driver
         expected.units = contents.header.units;
         expected.digest = contents.header.digest;
         if (!journal_check_header(&expected, &contents.header, error, sizeof error)) {
-            journal_contents_free(&contents);
-            return cli_error(cli, "--resume '%s': %s", shown, error);
+            status = cli_error(cli, "--resume '%s': %s", shown, error);
+            goto done;
         }
     }
     /* The units of a resumed run are those of its journal's split ply, whatever the
      * default rule would choose now (it depends on the threads). */
     driver->split_ply = o->split_ply ? (int)o->split_ply : resume ? contents.header.split_ply : 0;
-    UnitSet *units = driver_plan(driver, pos, depth, error, sizeof error);
+    units = driver_plan(driver, pos, depth, error, sizeof error);
     if (!units) {
-        journal_contents_free(&contents);
-        return cli_error(cli, "cannot plan the work units: %s", error);
+        status = cli_error(cli, "cannot plan the work units: %s", error);
+        goto done;
     }
     expected.split_ply = unit_set_ply(units);
     expected.units = unit_set_count(units);
     expected.digest = unit_set_digest(units);
     if (resume && !journal_check_header(&expected, &contents.header, error, sizeof error)) {
-        unit_set_destroy(units);
-        journal_contents_free(&contents);
-        return cli_error(cli, "--resume '%s': %s", shown, error);
+        status = cli_error(cli, "--resume '%s': %s", shown, error);
+        goto done;
     }
     hooks.units = units;
     if (cli->worker) { /* rank 0 journals; the other ranks count the same units */
         cli->run(driver, pos, depth, limits, &hooks, run);
-        unit_set_destroy(units);
-        return EXIT_OK;
+        goto done;
     }
-    JournalRun *j = calloc(1, sizeof *j);
-    UnitResult *finished = resume ? calloc(contents.finished + 1, sizeof *finished) : NULL;
+    j = calloc(1, sizeof *j);
+    finished = resume ? calloc(contents.finished + 1, sizeof *finished) : NULL;
     if (!j || (resume && !finished)) {
-        free(j);
-        free(finished);
-        unit_set_destroy(units);
-        journal_contents_free(&contents);
-        return cli_error(cli, "out of memory");
+        status = cli_error(cli, "out of memory");
+        goto done;
     }
     size_t finished_count = 0;
     for (uint64_t u = 0; resume && u < contents.header.units; u++)
@@ -478,11 +477,8 @@ static int run_pass(Cli *cli, const CountOptions *o, const Position *pos, Driver
     j->journal = resume ? journal_open_append(pass->path, &contents, error, sizeof error)
                         : journal_create(pass->path, &expected, false, error, sizeof error);
     if (!j->journal) {
-        free(j);
-        free(finished);
-        unit_set_destroy(units);
-        journal_contents_free(&contents);
-        return cli_error(cli, "%s", error);
+        status = cli_error(cli, "%s", error);
+        goto done;
     }
     if (resume) {
         if (contents.torn)
@@ -503,12 +499,12 @@ static int run_pass(Cli *cli, const CountOptions *o, const Position *pos, Driver
     bool ok = !j->failed;
     if (!journal_close(j->journal, ok ? j->error : NULL, sizeof j->error))
         ok = false;
-    int status = EXIT_OK;
     if (!ok)
         status = cli_error(cli, "%s; the run stopped (resume it with --resume '%s')", j->error, shown);
     else if (!run->complete && run->status != RUN_BAD_UNITS && run->status != RUN_NO_MEMORY)
         fprintf(cli->err, "perft %s: journal '%s' holds %zu of %zu units; continue with --resume '%s'\n", cli->command,
                 shown, run->units_done, run->units, shown);
+done:
     free(j);
     free(finished);
     unit_set_destroy(units);

@@ -93,10 +93,6 @@ int cmd_units(Cli *cli, int argc, char **argv) {
     driver_destroy(&driver);
     if (!set)
         return cli_error(cli, "cannot list the units: %s", error);
-    if (cli->worker) {
-        unit_set_destroy(set);
-        return EXIT_OK;
-    }
     Count paths = 0;
     for (size_t u = 0; u < unit_set_count(set); u++)
         paths += unit_paths(set, u);

@@ -119,7 +119,6 @@ size_t board_columns(const char *text) {
 
 typedef struct MoveText {
     char san[SAN_MOVE_SIZE];
-    Move move;
 } MoveText;
 
 static int compare_moves(const void *a, const void *b) {
@@ -135,7 +134,6 @@ static void put_moves(Text *t, const Position *pos, unsigned style) {
     MoveText moves[MAX_MOVES];
     int n = gen_legal(pos, &list);
     for (int i = 0; i < n; i++) {
-        moves[i].move = list.moves[i];
         move_to_san(pos, list.moves[i], moves[i].san);
     }
     qsort(moves, (size_t)n, sizeof moves[0], compare_moves);

@@ -64,9 +64,10 @@ static const char *read_line(SuiteReader *reader) {
         return NULL;
     }
     reader->line_number++;
-    if (reader->line_number == 1 && n >= 3 && !memcmp(reader->buffer, "\xEF\xBB\xBF", 3)) {
-        n -= 3; /* a UTF-8 byte-order mark, as some editors write: not part of the text */
-        memmove(reader->buffer, reader->buffer + 3, (size_t)n + 1);
+    size_t bom = reader->line_number == 1 ? text_bom_length(reader->buffer, (size_t)n) : 0;
+    if (bom) {
+        n -= (ssize_t)bom;
+        memmove(reader->buffer, reader->buffer + bom, (size_t)n + 1);
     }
     while (n > 0 && (reader->buffer[n - 1] == '\n' || reader->buffer[n - 1] == '\r'))
         reader->buffer[--n] = '\0';
