@@ -15,17 +15,8 @@
 
 #define ALWAYS_INLINE inline __attribute__((always_inline))
 
-/* What generation reads of a node: the position's own fields. The castling geometry
- * comes from the position too, as it does not change during a game. */
-typedef struct Node {
-    const Bitboard *by_type;
-    const Bitboard *by_color;
-    Square ep_square;
-    int castling;
-} Node;
-
 /* Checkers and pins; the check mask is every square out of check, none in double check. */
-static ALWAYS_INLINE Threats find_threats(const Node *pos, Color us, Square king) {
+static ALWAYS_INLINE Threats find_threats(const Position *pos, Color us, Square king) {
     Threats t = gen_threats(us, king, pos->by_type[0], pos->by_color[!us], pos->by_type[KNIGHT], pos->by_type[PAWN],
                             pos->by_type[ROOK] | pos->by_type[QUEEN], pos->by_type[BISHOP] | pos->by_type[QUEEN]);
     t.check_mask = !t.checkers ? BB_ALL : bb_several(t.checkers) ? 0 : t.check_mask;
@@ -33,7 +24,7 @@ static ALWAYS_INLINE Threats find_threats(const Node *pos, Color us, Square king
 }
 
 /* True when colour `them` attacks s with `occupied` as the blockers. */
-static ALWAYS_INLINE bool attacked_by(const Node *pos, Color them, Square s, Bitboard occupied) {
+static ALWAYS_INLINE bool attacked_by(const Position *pos, Color them, Square s, Bitboard occupied) {
     Bitboard theirs = pos->by_color[them];
     if ((atk_knight(s) & pos->by_type[KNIGHT] & theirs) || (atk_pawn(!them, s) & pos->by_type[PAWN] & theirs)
         || (atk_king(s) & pos->by_type[KING] & theirs))
@@ -82,7 +73,7 @@ static ALWAYS_INLINE void emit_pawns(Move **out, Bitboard targets, int step, Bit
     }
 }
 
-static ALWAYS_INLINE void generate(const Node *pos, const Position *geometry, Color us, int classes, Move **out) {
+static ALWAYS_INLINE void generate(const Position *pos, Color us, int classes, Move **out) {
     Color them = !us;
     Bitboard occupied = pos->by_type[0], ours = pos->by_color[us], theirs = pos->by_color[them];
     Square king = bb_first(pos->by_type[KING] & ours);
@@ -161,16 +152,16 @@ static ALWAYS_INLINE void generate(const Node *pos, const Position *geometry, Co
         while (rights) {
             int index = __builtin_ctz((unsigned)rights);
             rights &= rights - 1;
-            if (occupied & geometry->castle_empty[index])
+            if (occupied & pos->castle_empty[index])
                 continue;
-            Square rook = geometry->castle_rook[index];
-            Bitboard path = geometry->castle_safe[index];
+            Square rook = pos->castle_rook[index];
+            Bitboard path = pos->castle_safe[index];
             bool safe = true;
             while (path && safe)
                 safe = !attacked_by(pos, them, bb_pop(&path), occupied);
             /* Chess960: the castling rook may have been shielding the king's destination
              * (never so with rooks in the corners). */
-            if (!safe || (geometry->chess960 && (atk_rook(castle_king_to(index), occupied ^ bb_square(rook))
+            if (!safe || (pos->chess960 && (atk_rook(castle_king_to(index), occupied ^ bb_square(rook))
                                                  & (pos->by_type[ROOK] | pos->by_type[QUEEN]) & theirs)))
                 continue;
             emit(out, king, rook, MOVE_CASTLING, 0);
@@ -178,18 +169,12 @@ static ALWAYS_INLINE void generate(const Node *pos, const Position *geometry, Co
     }
 }
 
-static ALWAYS_INLINE Node node_of(const Position *pos) {
-    Node node = {pos->by_type, pos->by_color, pos->ep_square, pos->castling};
-    return node;
-}
-
 static ALWAYS_INLINE int list_moves(const Position *pos, MoveList *list, int classes) {
-    Node node = node_of(pos);
     Move *out = list->moves;
     if (pos->side == WHITE)
-        generate(&node, pos, WHITE, classes, &out);
+        generate(pos, WHITE, classes, &out);
     else
-        generate(&node, pos, BLACK, classes, &out);
+        generate(pos, BLACK, classes, &out);
     return list->count = (int)(out - list->moves);
 }
 
@@ -271,9 +256,8 @@ int gen_checks(const Position *pos, MoveList *list) {
 }
 
 Bitboard gen_pinned(const Position *pos) {
-    Node node = node_of(pos);
     Color us = pos_side(pos);
-    Threats t = find_threats(&node, us, pos_king(pos, us));
+    Threats t = find_threats(pos, us, pos_king(pos, us));
     return (t.pin_straight | t.pin_diagonal) & pos_color(pos, us);
 }
 
