@@ -322,6 +322,31 @@ static ALWAYS_INLINE void child_begin(BulkBoard *c, const BulkBoard *b, const Po
         c->castling &= (uint8_t)~(geo->castle_spoil[from] | geo->castle_spoil[to]);
 }
 
+/* The child of castling with right `index`: king from `king`, rook from `rook`. */
+static ALWAYS_INLINE void child_castle(BulkBoard *c, const BulkBoard *b, Color us, int index, Square king,
+                                       Square rook) {
+    Bitboard king_move = bb_square(king) ^ bb_square(castle_king_to(index));
+    Bitboard rook_move = bb_square(rook) ^ bb_square(castle_rook_to(index));
+    *c = *b;
+    c->kings ^= king_move;
+    c->straight ^= rook_move;
+    c->color[us] ^= king_move ^ rook_move;
+    c->ep = SQ_NONE;
+    c->side = (uint8_t)!us;
+    c->castling &= (uint8_t)~castling_of(us);
+}
+
+/* The child of the e.p. capture from `from` onto `ep`. */
+static ALWAYS_INLINE void child_en_passant(BulkBoard *c, const BulkBoard *b, Color us, Square from, Square ep) {
+    Bitboard from_to = bb_square(from) | bb_square(ep), victim = bb_square(ep - forward_step(us));
+    *c = *b;
+    c->color[us] ^= from_to;
+    c->color[!us] ^= victim;
+    c->pawns ^= from_to | victim;
+    c->ep = SQ_NONE;
+    c->side = (uint8_t)!us;
+}
+
 /* Forward declaration of the dispatcher of deeper subtrees, defined after the generator. */
 static uint64_t subtree(const BulkBoard *b, const Position *geo, int depth);
 
@@ -509,13 +534,9 @@ static ALWAYS_INLINE uint64_t men_moves(const BulkBoard *b, const Position *geo,
             if (mode == MODE_COUNT) {
                 sum++;
             } else {
-                BulkBoard c = *b;
+                BulkBoard c;
+                child_en_passant(&c, b, us, from, ep);
                 Bitboard from_to = bb_square(from) | bb_square(ep);
-                c.color[us] ^= from_to;
-                c.color[them] ^= bb_square(victim);
-                c.pawns ^= from_to | bb_square(victim);
-                c.ep = SQ_NONE;
-                c.side = (uint8_t)them;
                 Bitboard guarded = r->guard_knights | r->guard_king | bb_pawn_attacks(us, pawns ^ from_to);
                 sum += visit(&c, geo, us, rights, false, mode, depth, guarded);
             }
@@ -572,15 +593,8 @@ static ALWAYS_INLINE uint64_t king_moves(const BulkBoard *b, const Position *geo
             if (mode == MODE_COUNT) {
                 sum++;
             } else {
-                BulkBoard c = *b;
-                Bitboard king_move = bb_square(king) ^ bb_square(castle_king_to(index));
-                Bitboard rook_move = bb_square(rook) ^ bb_square(castle_rook_to(index));
-                c.kings ^= king_move;
-                c.straight ^= rook_move;
-                c.color[us] ^= king_move ^ rook_move;
-                c.ep = SQ_NONE;
-                c.side = (uint8_t)!us;
-                c.castling &= (uint8_t)~castling_of(us);
+                BulkBoard c;
+                child_castle(&c, b, us, index, king, rook);
                 Bitboard mine = r->guard_pawns | r->guard_knights | atk_king(castle_king_to(index));
                 sum += visit(&c, geo, us, rights, false, mode, depth, mine);
             }
@@ -734,31 +748,13 @@ int gen_count_after(const Position *pos, Move m) {
     BulkBoard b = board_of(pos), c;
     Color us = pos->side, them = !us;
     Square from = move_from(m), to = move_to(m);
-    Bitboard from_to = bb_square(from) | bb_square(to);
     switch (move_kind(m)) {
-    case MOVE_CASTLING: {
-        int index = 2 * us + (to < from);
-        Bitboard king_move = bb_square(from) ^ bb_square(castle_king_to(index));
-        Bitboard rook_move = bb_square(to) ^ bb_square(castle_rook_to(index));
-        c = b;
-        c.kings ^= king_move;
-        c.straight ^= rook_move;
-        c.color[us] ^= king_move ^ rook_move;
-        c.castling &= (uint8_t)~castling_of(us);
-        c.ep = SQ_NONE;
-        c.side = (uint8_t)them;
+    case MOVE_CASTLING: /* encoded as the king taking its own rook */
+        child_castle(&c, &b, us, 2 * us + (to < from), from, to);
         break;
-    }
-    case MOVE_EN_PASSANT: {
-        Bitboard victim = bb_square(to - forward_step(us));
-        c = b;
-        c.color[us] ^= from_to;
-        c.color[them] ^= victim;
-        c.pawns ^= from_to | victim;
-        c.ep = SQ_NONE;
-        c.side = (uint8_t)them;
+    case MOVE_EN_PASSANT:
+        child_en_passant(&c, &b, us, from, to);
         break;
-    }
     default: {
         child_begin(&c, &b, pos, us, true, from, to);
         PieceType moved = piece_type(pos->board[from]);
