@@ -10,6 +10,8 @@
 # --seconds N  time per target (default 20; 0: no time limit)
 # --runs N     stop a target after N executions as well (default: no limit)
 # --build DIR  the fuzz build (default build-fuzz: CC=clang meson setup build-fuzz -Dfuzz=true ...)
+# A target's fuzzer interrupted by hand (kill -INT PID) ends that target, with its
+# figures, and the run goes on with the next one.
 # TARGETs are names from tests/fuzz/meson.build (fen, epd, ...); default: all of them.
 set -euo pipefail
 cd "$(dirname "$0")/../.."
@@ -21,7 +23,7 @@ while (($#)); do
     --seconds) seconds=${2:?--seconds needs a number}; shift 2 ;;
     --runs) runs=${2:?--runs needs a number}; shift 2 ;;
     --build) build=${2:?--build needs a folder}; shift 2 ;;
-    -h|--help) sed -n '2,13p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+    -h|--help) sed -n '2,15p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
     -*) echo "run.sh: unknown option '$1' (see --help)" >&2; exit 2 ;;
     *) targets+=("$1"); shift ;;
     esac
@@ -64,8 +66,15 @@ for target in "${targets[@]}"; do
     executions=$(sed -n 's/^stat::number_of_executed_units: *//p' "$log" | tail -1)
     coverage=$(grep -o 'cov: [0-9]* ft: [0-9]* corp: [0-9]*/[^ ]*' "$log" | tail -1 || true)
     found=$(find "$artifacts" -type f | wc -l)
-    printf 'fuzz_%-14s %10s executions in %4d s   %s   findings %d\n' "$target" "${executions:-?}" \
-        $((SECONDS - target_start)) "${coverage:-cov: ?}" "$((status != 0 || found > 0 ? (found > 0 ? found : 1) : 0))"
+    # libFuzzer ends with 72 when it is interrupted (SIGINT, kill -INT): a long run
+    # stopped by hand, not a finding, unless it left an input behind.
+    stopped=
+    if ((status == 72 && found == 0)); then
+        status=0 stopped='   (interrupted)'
+    fi
+    printf 'fuzz_%-14s %10s executions in %4d s   %s   findings %d%s\n' "$target" "${executions:-?}" \
+        $((SECONDS - target_start)) "${coverage:-cov: ?}" "$((status != 0 || found > 0 ? (found > 0 ? found : 1) : 0))" \
+        "$stopped"
     if ((status != 0 || found > 0)); then
         failed+=("$target")
         kept=$build/fuzz-findings/$target
