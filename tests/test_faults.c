@@ -184,6 +184,39 @@ Test(faults, every_allocation_of_a_statistics_run_may_fail) {
     each_allocation_fails_cleanly("divide -d 4 --stats --hash 1", "197281", NULL);
 }
 
+/* `perft uci` given `go perft 4` with allocation `fail` failing, counted on stdin. */
+static CliRun armed_uci_run(long fail, const char *input) {
+    allocations = 0;
+    fail_at = fail;
+    armed = true;
+    CliRun run = cli_run_input(input, "uci");
+    armed = false;
+    return run;
+}
+
+Test(faults, every_allocation_of_a_uci_perft_may_fail_and_no_total_is_wrong) {
+    const char *input = "setoption name Threads value 2\ngo perft 4\nisready\nquit\n";
+    CliRun whole = armed_uci_run(0, input);
+    cr_assert_eq(whole.status, 0, "%s", whole.err);
+    cr_assert(strstr(whole.out, "Nodes searched: 197281\n"), "%s", whole.out);
+    long total = allocations;
+    cr_assert(total > 0);
+    for (long fail = 1; fail <= total; fail++) {
+        CliRun run = armed_uci_run(fail, input);
+        const char *nodes = strstr(run.out, "Nodes searched: ");
+        bool refused = strstr(run.out, "info string error: ") != NULL;
+        /* the server goes on (isready is answered), unless it could not start at all */
+        cr_assert(strstr(run.out, "readyok\n") || !strcmp(run.out, "info string error: out of memory\n"),
+                  "allocation %ld failing: %s", fail, run.out);
+        cr_assert(!nodes || !strncmp(nodes, "Nodes searched: 197281\n", 23), "allocation %ld failing: %s", fail,
+                  run.out);
+        cr_assert(nodes || refused || run.status != 0, "allocation %ld failing: neither a total nor an error: %s",
+                  fail, run.out);
+        cli_run_free(&run);
+    }
+    cli_run_free(&whole);
+}
+
 static char journal_path[256];
 
 static void fresh_journal(void) { unlink(journal_path); }

@@ -203,6 +203,11 @@ static void command_go(Server *s, char *args) {
         return;
     }
     driver_run(&s->driver, &s->pos, (int)depth, NULL, NULL, run);
+    if (!run->complete) { /* no limits are set: only a failure (memory) stops a run */
+        refuse(s, "go perft %ld did not finish: %s", depth, run_status_text(run->status));
+        free(run);
+        return;
+    }
     char lines[MAX_MOVES][UCI_MOVE_SIZE + COUNT_TEXT_SIZE + 2], text[COUNT_TEXT_SIZE], uci[UCI_MOVE_SIZE];
     for (int i = 0; i < run->root_moves; i++)
         snprintf(lines[i], sizeof lines[i], "%s: %s", move_to_uci(&s->pos, run->roots[i].move, uci),
