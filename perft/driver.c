@@ -116,10 +116,12 @@ static UnitList expand(const UnitList *parents) {
     return children;
 }
 
-/* What one thread publishes while it counts a unit, in a cache line of its own. */
+/* What one thread publishes while it counts a unit, and its table counters (summed
+ * after the run), in cache lines of its own. */
 typedef struct Slot {
     _Alignas(64) _Atomic uint64_t leaves; /* counted so far in the current unit */
     _Atomic uint64_t paths;               /* the current unit's multiplicity */
+    TableCounters counters[PERFT_MAX_DEPTH + 1];
 } Slot;
 
 /* What the workers, the monitor and the bookkeeping share during one run. */
@@ -293,12 +295,9 @@ void driver_for_each_unit(int threads, const UnitList *units, int remaining, con
     driver_parallel_for(threads, (size_t)units->count, stop, each_unit, &e);
 }
 
-/* One row of table counters per thread, a cache line apart, summed afterwards. */
 typedef struct CountWork {
     Run *run;
     const TableSet *tables;
-    unsigned char *rows;
-    size_t row;
     int remaining;
     bool full;
 } CountWork;
@@ -309,8 +308,7 @@ static void count_unit(void *context, int thread, size_t item) {
     size_t unit = run->todo[item];
     Slot *slot = &run->slots[thread];
     atomic_store_explicit(&slot->paths, unit_paths(run->units, unit), memory_order_relaxed);
-    PerftSearch search = {w->tables, (TableCounters *)(void *)(w->rows + w->row * (size_t)thread), &run->stop,
-                          false, w->full, &slot->leaves};
+    PerftSearch search = {w->tables, slot->counters, &run->stop, false, w->full, &slot->leaves};
     Position pos;
     unit_position(run->units, unit, &pos);
     Count nodes = perft_search(&search, &pos, w->remaining);
@@ -326,22 +324,13 @@ static void count_unit(void *context, int thread, size_t item) {
     pthread_mutex_unlock(&run->lock);
 }
 
-/* Counts the units to do on `threads` threads, booking each as it finishes. */
+/* Counts the units to do on run->threads threads, booking each as it finishes, and
+ * sums the threads' table counters into the report. */
 static void count_units(Driver *driver, Run *run, int remaining) {
-    CountWork w = {run, driver->tables.memory && !driver->full ? &driver->tables : NULL, NULL,
-                   (sizeof(TableCounters) * (PERFT_MAX_DEPTH + 1) + 63) / 64 * 64, remaining, driver->full};
-    _Alignas(64) unsigned char one_row[sizeof(TableCounters) * (PERFT_MAX_DEPTH + 1) + 64];
-    int threads = run->threads; /* run->threads stays as the monitor reads it: unused slots read 0 */
-    w.rows = threads > 1 ? aligned_alloc(64, w.row * (size_t)threads) : NULL;
-    if (!w.rows) { /* one thread, or no memory for more rows: count on one thread */
-        w.rows = one_row;
-        if (threads > 1)
-            run->report->threads = threads = 1;
-    }
-    memset(w.rows, 0, w.row * (size_t)threads);
-    driver_parallel_for(threads, run->todo_count, &run->stop, count_unit, &w);
-    for (int t = 0; t < threads; t++) {
-        const TableCounters *mine = (const TableCounters *)(const void *)(w.rows + w.row * (size_t)t);
+    CountWork w = {run, driver->tables.memory && !driver->full ? &driver->tables : NULL, remaining, driver->full};
+    driver_parallel_for(run->threads, run->todo_count, &run->stop, count_unit, &w);
+    for (int t = 0; t < run->threads; t++) {
+        const TableCounters *mine = run->slots[t].counters;
         for (int d = 0; d <= PERFT_MAX_DEPTH; d++) {
             run->report->counters[d].probes += mine[d].probes;
             run->report->counters[d].hits += mine[d].hits;
@@ -349,8 +338,6 @@ static void count_units(Driver *driver, Run *run, int remaining) {
             run->report->counters[d].replacements += mine[d].replacements;
         }
     }
-    if (w.rows != one_row)
-        free(w.rows);
 }
 
 /* Books the resumed units and lists the others; false when the units or the finished
@@ -473,6 +460,7 @@ void driver_run(Driver *driver, const Position *root, int depth, const RunLimits
     for (int t = 0; t < run.threads; t++) {
         atomic_init(&run.slots[t].leaves, 0);
         atomic_init(&run.slots[t].paths, 0);
+        memset(run.slots[t].counters, 0, sizeof run.slots[t].counters);
     }
     pthread_mutex_init(&run.lock, NULL);
     pthread_condattr_t monotonic;
