@@ -216,14 +216,19 @@ Test(check, an_engine_that_never_gives_a_total_times_out) {
 }
 
 Test(check, a_program_that_is_no_uci_engine_is_refused) {
+    /* a sleep of this test's own (30.PID seconds), so that the scan for it cannot meet
+     * another test's */
+    char sleeper[64], expected[256];
+    snprintf(sleeper, sizeof sleeper, "sleep 30.%d", (int)getpid());
+    snprintf(expected, sizeof expected, "perft check: engine '%s' did not answer 'uci' with 'uciok' within 1 s: not "
+             "a UCI engine, or too slow\n", sleeper);
     time_t start = time(NULL);
-    CliRun run = cli_run("check --engine 'sleep 30' -d 2 --timeout 1");
+    CliRun run = cli_run("check --engine '%s' -d 2 --timeout 1", sleeper);
     cr_assert_eq(run.status, 2);
-    cr_assert_str_eq(run.err, "perft check: engine 'sleep 30' did not answer 'uci' with 'uciok' within 1 s: not a "
-                              "UCI engine, or too slow\n");
+    cr_assert_str_eq(run.err, expected);
     cr_assert_str_eq(run.out, "", "an engine that never started has its one line on stderr");
     cr_assert_leq(time(NULL) - start, 4);
-    cr_assert_not(still_running("sleep 30"));
+    cr_assert_not(still_running(sleeper));
     cli_run_free(&run);
     run = cli_run("check --engine /no/such/engine -d 2");
     cr_assert_eq(run.status, 2);
