@@ -65,6 +65,18 @@ for target in "${targets[@]}"; do
     "$exe" "${options[@]}" "$corpus" >"$log" 2>&1 || status=$?
     executions=$(sed -n 's/^stat::number_of_executed_units: *//p' "$log" | tail -1)
     coverage=$(grep -o 'cov: [0-9]* ft: [0-9]* corp: [0-9]*/[^ ]*' "$log" | tail -1 || true)
+    # A "slow unit" is an input that took 10 s once: on a busy machine a stall, not a
+    # finding (an input that really hangs is a timeout, which is one); it is replayed
+    # and kept aside with its time, so a real slowness is not lost either.
+    for slow in "$artifacts"/slow-unit-*; do
+        [ -e "$slow" ] || continue
+        slow_start=$EPOCHREALTIME
+        "$exe" "$slow" >/dev/null 2>&1 || true
+        mkdir -p "$build/fuzz-slow/$target"
+        mv "$slow" "$build/fuzz-slow/$target/"
+        printf 'fuzz_%s: an input took 10 s once and replays in %.2f s; kept in %s\n' "$target" \
+            "$(awk -v a="$slow_start" -v b="$EPOCHREALTIME" 'BEGIN { print b - a }')" "$build/fuzz-slow/$target/" >&2
+    done
     found=$(find "$artifacts" -type f | wc -l)
     # libFuzzer ends with 72 when it is interrupted (SIGINT, kill -INT): a long run
     # stopped by hand, not a finding, unless it left an input behind.
