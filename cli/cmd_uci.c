@@ -26,7 +26,11 @@ int cmd_uci(Cli *cli, int argc, char **argv) {
     int status = cli_parse(cli, &uci_spec, options, argc, argv, NULL);
     if (status != CLI_CONTINUE)
         return status;
-    return uci_serve(cli->in, cli->out) ? EXIT_OK : cli_write_failed(cli);
+    switch (uci_serve(cli->in, cli->out)) {
+    case UCI_SERVED: return EXIT_OK;
+    case UCI_OUT_OF_MEMORY: return cli_error(cli, "out of memory: the server could not start");
+    default: return cli_write_failed(cli);
+    }
 }
 
 static const CliSpec perftree_spec = {

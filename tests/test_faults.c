@@ -199,21 +199,27 @@ Test(faults, every_allocation_of_a_uci_perft_may_fail_and_no_total_is_wrong) {
     CliRun whole = armed_uci_run(0, input);
     cr_assert_eq(whole.status, 0, "%s", whole.err);
     cr_assert(strstr(whole.out, "Nodes searched: 197281\n"), "%s", whole.out);
-    long total = allocations;
+    long total = allocations, not_started = 0;
     cr_assert(total > 0);
     for (long fail = 1; fail <= total; fail++) {
         CliRun run = armed_uci_run(fail, input);
         const char *nodes = strstr(run.out, "Nodes searched: ");
         bool refused = strstr(run.out, "info string error: ") != NULL;
-        /* the server goes on (isready is answered), unless it could not start at all */
-        cr_assert(strstr(run.out, "readyok\n") || !strcmp(run.out, "info string error: out of memory\n"),
-                  "allocation %ld failing: %s", fail, run.out);
+        /* the server goes on (isready is answered), unless it could not start at all:
+         * then it says so and exits 2 */
+        bool started = strstr(run.out, "readyok\n") != NULL;
+        cr_assert(started || !strcmp(run.out, "info string error: out of memory\n"), "allocation %ld failing: %s",
+                  fail, run.out);
+        cr_assert(started || (run.status == 2 && strstr(run.err, "the server could not start")),
+                  "allocation %ld failing: the server did not start, yet exited %d: %s", fail, run.status, run.err);
+        not_started += !started;
         cr_assert(!nodes || !strncmp(nodes, "Nodes searched: 197281\n", 23), "allocation %ld failing: %s", fail,
                   run.out);
         cr_assert(nodes || refused || run.status != 0, "allocation %ld failing: neither a total nor an error: %s",
                   fail, run.out);
         cli_run_free(&run);
     }
+    cr_assert_eq(not_started, 1, "%ld of %ld failing allocations kept the server from starting", not_started, total);
     cli_run_free(&whole);
 }
 

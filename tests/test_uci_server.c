@@ -15,7 +15,7 @@ static char *serve_bytes(const char *commands, size_t length) {
     FILE *in = fmemopen((void *)commands, length, "r");
     FILE *out = open_memstream(&answer, &size);
     cr_assert(in && out, "cannot open memory streams");
-    cr_assert(uci_serve(in, out), "the server could not write");
+    cr_assert_eq(uci_serve(in, out), UCI_SERVED, "the server could not start or write");
     fclose(in);
     fclose(out);
     return answer;
@@ -186,7 +186,7 @@ Test(uci_server, carriage_returns_and_blank_lines_are_accepted) {
 Test(uci_server, a_write_failure_is_reported) {
     FILE *in = fmemopen((void *)"isready\n", 8, "r"), *out = fopen("/dev/full", "w");
     cr_assert(in && out);
-    cr_assert_not(uci_serve(in, out));
+    cr_assert_eq(uci_serve(in, out), UCI_WRITE_FAILED);
     fclose(in);
     fclose(out);
 }

@@ -325,13 +325,13 @@ static bool serve_line(Server *s, char *line) {
     return true;
 }
 
-bool uci_serve(FILE *in, FILE *out) {
+UciOutcome uci_serve(FILE *in, FILE *out) {
     Server s = {.out = out, .threads = driver_available_threads(), .hash_mb = UCI_DEFAULT_HASH_MB};
     pos_set_startpos(&s.pos);
     char *line = malloc(UCI_MAX_LINE + 1);
     if (!line) {
         refuse(&s, "out of memory");
-        return !ferror(out);
+        return UCI_OUT_OF_MEMORY;
     }
     while (!ferror(out)) { /* nobody reads the answers any more */
         size_t length;
@@ -353,5 +353,5 @@ bool uci_serve(FILE *in, FILE *out) {
     }
     free(line);
     drop_driver(&s);
-    return fflush(out) == 0 && !ferror(out);
+    return fflush(out) == 0 && !ferror(out) ? UCI_SERVED : UCI_WRITE_FAILED;
 }

@@ -16,8 +16,15 @@ enum {
     UCI_DEFAULT_HASH_MB = 64,
 };
 
+/* How serving ended. */
+typedef enum {
+    UCI_SERVED,        /* `quit` or the end of the input */
+    UCI_OUT_OF_MEMORY, /* the server could not start (said on `out` as an info string) */
+    UCI_WRITE_FAILED,  /* writing to `out` failed */
+} UciOutcome;
+
 /* Serves the commands of `in` until `quit` or the end of the input, answering on
- * `out` (flushed after every answer). False when writing to `out` failed. */
-bool uci_serve(FILE *in, FILE *out);
+ * `out` (flushed after every answer). */
+UciOutcome uci_serve(FILE *in, FILE *out);
 
 #endif
