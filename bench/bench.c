@@ -358,13 +358,13 @@ json_t *bench_json(const BenchWorkload *w, const BenchResult *r) {
         json_set(o, "threads", json_integer(s->threads));
         json_set(o, "leaves", json_count(s->leaves));
         for (int k = 0; k < s->runs; k++)
-            json_array_append_new(seconds, json_real(s->seconds[k]));
+            json_append(seconds, json_real(s->seconds[k]));
         json_set(o, "seconds", seconds);
         json_set(o, "median_leaves_per_second", json_real(s->median_lps));
         json_set(o, "min_leaves_per_second", json_real(s->min_lps));
         json_set(o, "max_leaves_per_second", json_real(s->max_lps));
         json_set(o, "median_ns_per_leaf", json_real(1e9 / s->median_lps));
-        json_array_append_new(setups, o);
+        json_append(setups, o);
     }
     json_set(doc, "setups", setups);
     json_set(doc, "seconds", json_real(r->seconds));

@@ -67,7 +67,7 @@ static json_t *json_text(const char *text) {
 static json_t *json_moves(char list[][8], int count) {
     json_t *a = json_array();
     for (int i = 0; i < count; i++)
-        json_array_append_new(a, json_string(list[i]));
+        json_append(a, json_string(list[i]));
     return a;
 }
 
@@ -119,7 +119,7 @@ static json_t *failure_json(const CheckFailure *f, bool chess960) {
     char moves[CHECK_PATH_SIZE], command[1024];
     snprintf(moves, sizeof moves, "%s", f->path);
     for (char *save = NULL, *m = strtok_r(moves, " ", &save); m; m = strtok_r(NULL, " ", &save))
-        json_array_append_new(path, json_string(m));
+        json_append(path, json_string(m));
     json_set(o, "path", path);
     json_set(o, "fen", json_string(f->reached_fen));
     json_set(o, "depth", json_integer(f->depth));
@@ -131,9 +131,9 @@ static json_t *failure_json(const CheckFailure *f, bool chess960) {
     json_set(o, "reproduce", json_string(reproduce(f, chess960, command, sizeof command)));
     json_t *engine_commands = json_array();
     snprintf(command, sizeof command, "position fen %s%s%s", f->start_fen, f->path[0] ? " moves " : "", f->path);
-    json_array_append_new(engine_commands, json_string(command));
+    json_append(engine_commands, json_string(command));
     snprintf(command, sizeof command, "go perft %d", f->depth);
-    json_array_append_new(engine_commands, json_string(command));
+    json_append(engine_commands, json_string(command));
     json_set(o, "engine_commands", engine_commands);
     return o;
 }
@@ -152,7 +152,7 @@ static void report_json(Tally *tally, const char *label, int depth, CheckOutcome
         json_set(o, "error", json_text(error));
     if (outcome == CHECK_DIFFER)
         json_set(o, "failure", failure_json(f, chess960));
-    json_array_append_new(tally->positions, o);
+    json_append(tally->positions, o);
 }
 
 static void report(Cli *cli, const CheckOptions *o, Tally *tally, const Engine *engine, const char *label, int depth,

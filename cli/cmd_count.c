@@ -229,7 +229,7 @@ static bool print_json(Cli *cli, const CountOptions *o, const Position *pos, con
         json_set(m, "san", json_string(move_to_san(pos, move_parse_uci(pos, lines[i].uci), san)));
         json_set(m, "nodes", lines[i].complete ? json_count(lines[i].count) : json_null());
         json_set(m, "complete", json_boolean(lines[i].complete));
-        json_array_append_new(moves, m);
+        json_append(moves, m);
     }
     json_set(doc, "root_moves", json_integer(n));
     json_set(doc, "completed_root_moves", json_integer(finished));
@@ -243,7 +243,7 @@ static bool print_json(Cli *cli, const CountOptions *o, const Position *pos, con
             json_set(it, "total", json_count(iterations[i].total));
             json_set(it, "complete", json_boolean(iterations[i].complete));
             json_set(it, "seconds", json_real(iterations[i].seconds));
-            json_array_append_new(list, it);
+            json_append(list, it);
         }
         json_set(doc, "iterations", list);
     }
@@ -376,7 +376,7 @@ static int divide_stats(Cli *cli, CountOptions *o, const Position *pos) {
             json_set(m, "nodes", json_count(lines[i].stats.field[STAT_NODES]));
             json_set(m, "complete", json_true());
             json_set(m, "stats", report_stats_json(&lines[i].stats));
-            json_array_append_new(list, m);
+            json_append(list, m);
         }
         json_set(doc, "moves", list);
         json_set(doc, "tables", json_ply_stats(plies, ply_count));
@@ -538,7 +538,7 @@ static json_t *verify_json(const RunReport runs[2], const uint64_t seeds[2], boo
         json_set(one, "complete", json_boolean(runs[p].complete));
         json_set(one, "total", json_count(runs[p].total));
         json_set(one, "seconds", json_real(runs[p].seconds));
-        json_array_append_new(passes, one);
+        json_append(passes, one);
     }
     json_set(v, "passes", passes);
     json_set(v, "agree", json_boolean(agree));

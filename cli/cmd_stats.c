@@ -113,12 +113,11 @@ int cmd_stats(Cli *cli, int argc, char **argv) {
         finished = d;
         leaves += s.field[STAT_NODES];
         if (o.json) {
-            json_t *row = json_object(), *fields = report_stats_json(&s);
+            json_t *row = json_object();
             json_set(row, "depth", json_integer(d));
-            json_object_update(row, fields);
-            json_decref(fields);
+            json_merge(row, report_stats_json(&s));
             json_set(row, "seconds", json_real(clock_seconds() - begun));
-            json_array_append_new(depths, row);
+            json_append(depths, row);
         } else {
             char label[8];
             snprintf(label, sizeof label, "%d", d);

@@ -174,10 +174,10 @@ static void add_json_position(SuiteRun *r, const char *label, int line, const ch
         json_set(d, "got", json_count(depths[i].got));
         json_set(d, "pass", depths[i].known ? json_boolean(depths[i].got == depths[i].expected) : json_null());
         json_set(d, "seconds", json_real(depths[i].seconds));
-        json_array_append_new(list, d);
+        json_append(list, d);
     }
     json_set(p, "depths", list);
-    json_array_append_new(r->positions, p);
+    json_append(r->positions, p);
 }
 
 static void junit_testcase(SuiteRun *r, const char *label, const char *fen, const DepthResult *d, const char *error,

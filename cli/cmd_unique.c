@@ -81,7 +81,7 @@ int cmd_unique(Cli *cli, int argc, char **argv) {
             json_set(p, "ply", json_integer(ply));
             json_set(p, "positions", json_integer((json_int_t)report.positions[ply]));
             json_set(p, "set_bytes", json_integer((json_int_t)report.bytes[ply]));
-            json_array_append_new(plies, p);
+            json_append(plies, p);
         }
         json_set(doc, "plies", plies);
         json_set(doc, "peak_bytes", json_integer((json_int_t)report.peak_bytes));

@@ -51,10 +51,10 @@ static bool print_json_units(Cli *cli, const Position *pos, const UnitsOptions *
             json_t *one = json_object();
             json_set(one, "move", json_string(move_to_uci(pos, roots.moves[per_root[r].root], uci)));
             json_set(one, "paths", json_count(per_root[r].paths));
-            json_array_append_new(by_root, one);
+            json_append(by_root, one);
         }
         json_set(item, "roots", by_root);
-        json_array_append_new(list, item);
+        json_append(list, item);
     }
     json_set(doc, "list", list);
     return json_write(cli->out, doc);

@@ -211,7 +211,7 @@ static json_t *check_json(VerifyCheck check, const Entries *entries, int passed,
         json_set(p, "fen", json_string(e->fen));
         json_set(p, "pass", json_boolean(e->result.pass));
         json_set(p, "detail", e->result.pass ? json_null() : json_string(e->result.detail));
-        json_array_append_new(list, p);
+        json_append(list, p);
     }
     json_set(c, "positions", list);
     return c;
@@ -221,7 +221,7 @@ static json_t *options_json(const VerifyOptions *o, int threads) {
     json_t *options = json_object(), *checks = json_array();
     for (int c = 0; c < VERIFY_NB; c++)
         if (o->checks & (1u << c))
-            json_array_append_new(checks, json_string(verify_name((VerifyCheck)c)));
+            json_append(checks, json_string(verify_name((VerifyCheck)c)));
     json_set(options, "depth", json_integer(o->depth));
     json_set(options, "checks", checks);
     json_set(options, "chess960", json_boolean(o->position.chess960));
@@ -296,7 +296,7 @@ int cmd_verify(Cli *cli, int argc, char **argv) {
                 fprintf(out, "      %s\n", e->result.detail);
         }
         if (o.json) {
-            json_array_append_new(checks_json, check_json(check.check, &entries, passed, failed, nodes, seconds));
+            json_append(checks_json, check_json(check.check, &entries, passed, failed, nodes, seconds));
         } else {
             char text[COUNT_TEXT_SIZE];
             fprintf(out, "%s: %d passed, %d failed (%s %s %s, %.2f s)\n", verify_name(check.check), passed, failed,

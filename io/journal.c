@@ -5,6 +5,7 @@
 #include "journal.h"
 
 #include "../perft/clock.h"
+#include "json.h"
 #include "text.h"
 
 #include <errno.h>
@@ -246,19 +247,18 @@ static bool journal_fail(Journal *j, char *error, size_t size, const char *what,
 }
 
 static bool write_line(Journal *j, json_t *json, char *error, size_t size) {
-    char *text = json_dumps(json, JSON_ENSURE_ASCII);
+    size_t length;
+    char *text = json_to_text(json, JSON_ENSURE_ASCII, &length);
     if (!text)
         return journal_fail(j, error, size, "write", ENOMEM);
-    size_t length = strlen(text);
-    text[length] = '\n'; /* json_dumps ends the text with a NUL we may overwrite: the line goes out by length */
-    int reason = write_all(j, text, length + 1);
+    int reason = write_all(j, text, length);
     free(text);
     if (reason) {
         if (j->regular) /* drop the part of the line that got out, so the file stays whole lines */
             (void)!ftruncate(j->fd, (off_t)j->size);
         return journal_fail(j, error, size, "write", reason);
     }
-    j->size += (long long)length + 1;
+    j->size += (long long)length;
     j->pending = true;
     return true;
 }

@@ -39,13 +39,27 @@ json_t *json_ply_stats(const PlyStats *stats, int count);
 
 /* Writes `doc` (indented, then a newline) and drops the reference; false when the
  * write or the flush failed (a full disk, a closed pipe), or when memory ran out while
- * the document was built (a NULL `doc`) or dumped: then nothing is written. */
+ * the document was built (a NULL `doc`, or a json_set or json_append that failed on
+ * this thread since the last json_write) or dumped: then nothing is written, never a
+ * document with a member missing. */
 bool json_write(FILE *out, json_t *doc);
 
-/* Sets member `key` of `object` to `value`, taking the reference (json_object_set_new
- * with a shorter name). */
-static inline void json_set(json_t *object, const char *key, json_t *value) {
-    json_object_set_new(object, key, value);
-}
+/* `doc` as text (jansson's dump `flags`) ending in a newline (and a NUL), in memory to
+ * free; its length (the newline included) in *length. NULL when memory ran out. Never a text with a part left out, as
+ * json_dumps may give when memory runs out in the middle (jansson 2.14 drops a member's
+ * key whose copy fails): the size is found first and the text written into it. */
+char *json_to_text(const json_t *doc, size_t flags, size_t *length);
+
+/* Sets member `key` of `object` to `value`, taking the reference. When it cannot (no
+ * memory for `value`, the object or the member), the next json_write on this thread
+ * refuses its document, as errno remembers a failure until it is looked at. */
+void json_set(json_t *object, const char *key, json_t *value);
+
+/* Appends `value` to `array`, taking the reference; a failure as with json_set. */
+void json_append(json_t *array, json_t *value);
+
+/* Sets every member of `members` in `object`, taking the reference of `members`; a
+ * failure as with json_set. */
+void json_merge(json_t *object, json_t *members);
 
 #endif
