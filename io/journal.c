@@ -90,7 +90,7 @@ static json_t *header_json(const JournalHeader *h) {
     snprintf(seed, sizeof seed, "%" PRIu64, h->key_seed);
     snprintf(digest, sizeof digest, "%016" PRIx64, h->digest);
     json_t *tool = json_string(h->tool), *fen = json_string(h->fen);
-    if (!tool || !fen) { /* not UTF-8 */
+    if (!tool || !fen) { /* out of memory: both are ASCII (a version, fen_write's FEN) */
         json_decref(tool);
         json_decref(fen);
         return NULL;
@@ -298,7 +298,7 @@ bool journal_append(Journal *j, const JournalUnit *units, int n, char *error, si
             return fail(error, size, "%s", j->failure);
         }
     json_t *line = json_object(), *list = json_array();
-    bool built = line && list && json_object_set_new(line, "units", list) == 0;
+    bool built = json_object_set_new(line, "units", list) == 0; /* drops `list` when `line` is NULL */
     for (int i = 0; built && i < n; i++) {
         char count[COUNT_TEXT_SIZE];
         built = json_array_append_new(list, json_pack("[I, s]", (json_int_t)units[i].index,
@@ -363,7 +363,7 @@ Journal *journal_create(const char *path, const JournalHeader *header, bool over
     }
     json_t *json = header_json(header);
     if (!json) {
-        fail(error, size, "cannot create journal '%s': the tool or fen text is not UTF-8", p.text);
+        fail(error, size, "cannot create journal '%s': %s", p.text, strerror(ENOMEM));
         return NULL;
     }
     bool created = true;
