@@ -542,6 +542,10 @@ bool journal_read(const char *path, JournalContents *out, char *error, size_t si
         size_t length = (size_t)n - whole;
         json_error_t why;
         json_t *json = whole ? json_loadb(line, length, JSON_REJECT_DUPLICATES, &why) : NULL;
+        if (!json && whole && json_error_code(&why) == json_error_out_of_memory) { /* not the file's fault */
+            ok = fail(error, size, "cannot read journal '%s': %s", p.text, strerror(ENOMEM));
+            break;
+        }
         bool last = !whole || (!json && at_end(f));
         if (number == 1 && !json && last) {
             ok = fail(error, size, "journal %s has no complete header line (it is cut short or not a journal)",
