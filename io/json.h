@@ -45,9 +45,10 @@ json_t *json_ply_stats(const PlyStats *stats, int count);
 bool json_write(FILE *out, json_t *doc);
 
 /* `doc` as text (jansson's dump `flags`) ending in a newline (and a NUL), in memory to
- * free; its length (the newline included) in *length. NULL when memory ran out. Never a text with a part left out, as
- * json_dumps may give when memory runs out in the middle (jansson 2.14 drops a member's
- * key whose copy fails): the size is found first and the text written into it. */
+ * free; its length (the newline included) in *length. NULL when memory ran out. Never
+ * a text with a part left out, as json_dumps may give when memory runs out in the
+ * middle (jansson 2.14 drops a member's key whose copy fails): the size is found
+ * first and the text written into it. */
 char *json_to_text(const json_t *doc, size_t flags, size_t *length);
 
 /* Sets member `key` of `object` to `value`, taking the reference. When it cannot (no

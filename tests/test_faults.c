@@ -9,8 +9,8 @@
 #include "cli_support.h"
 
 #include <errno.h>
-#include <jansson.h>
 #include <fcntl.h>
+#include <jansson.h>
 #include <signal.h>
 #include <sys/mman.h>
 #include <sys/stat.h>

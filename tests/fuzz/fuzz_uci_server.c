@@ -4,7 +4,7 @@
  *   - everything it writes is printable ASCII in lines; each error is one
  *     "info string error: ..." line that says something;
  *   - only an accepted `position` changes the position, and every position it holds is
- *     a valid one with a right key, whose FEN reads back as it;
+ *     a valid one: its FEN is accepted, reads back as it, and gives a right key;
  *   - `go perft N` prints one line per legal move, and a total equal both to their sum
  *     and to the bulk counter's perft of the position.
  * To keep one input fast (a long run is counted in millions), only its first 24 lines
@@ -131,9 +131,9 @@ static void check_answer(const Command *command, char **lines, int count, const 
         FUZZ_CHECK(!strcmp(before, after), "the position changed from '%s' to '%s' (%s)", before, after,
                    refused ? "a refused position" : "not a position command");
     else if (strcmp(before, after)) {
-        /* A valid position (fen_parse accepts it), whose key the server keeps right and
-         * whose FEN reads back as it: the deeper properties of positions are the fen
-         * and moves_option targets' to check. */
+        /* A valid position: fen_parse accepts the server's FEN, with a key equal to one
+         * recomputed, and it reads back as itself. The deeper properties of positions
+         * are the fen and moves_option targets' to check. */
         Position pos = position_of(after);
         FUZZ_CHECK(zob_equal(pos.key, pos_compute_key(&pos)), "'%s': key differs from one recomputed", after);
         fuzz_check_fen_round_trip(&pos, "the server's position");
