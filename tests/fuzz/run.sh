@@ -5,10 +5,11 @@
 # and coverage (libFuzzer's final stats); a finding's input is kept in
 # BUILD/fuzz-findings/TARGET/ with the log.
 #
-#   tests/fuzz/run.sh [--seconds N] [--runs N] [--build DIR] [TARGET...]
+#   tests/fuzz/run.sh [--seconds N] [--runs N] [--max-len N] [--build DIR] [TARGET...]
 #
 # --seconds N  time per target (default 20; 0: no time limit)
 # --runs N     stop a target after N executions as well (default: no limit)
+# --max-len N  inputs of at most N bytes (default: libFuzzer's, which grows to 4096)
 # --build DIR  the fuzz build (default build-fuzz: CC=clang meson setup build-fuzz -Dfuzz=true ...)
 # A target's fuzzer interrupted by hand (kill -INT PID) ends that target, with its
 # figures, and the run goes on with the next one.
@@ -16,20 +17,22 @@
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 
-seconds=20 runs= build=build-fuzz
+seconds=20 runs= max_len= build=build-fuzz
 targets=()
 while (($#)); do
     case "$1" in
     --seconds) seconds=${2:?--seconds needs a number}; shift 2 ;;
     --runs) runs=${2:?--runs needs a number}; shift 2 ;;
+    --max-len) max_len=${2:?--max-len needs a number}; shift 2 ;;
     --build) build=${2:?--build needs a folder}; shift 2 ;;
-    -h|--help) sed -n '2,15p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+    -h|--help) sed -n '2,16p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
     -*) echo "run.sh: unknown option '$1' (see --help)" >&2; exit 2 ;;
     *) targets+=("$1"); shift ;;
     esac
 done
 [[ $seconds =~ ^[0-9]+$ ]] || { echo "run.sh: --seconds '$seconds' is not a whole number" >&2; exit 2; }
 [[ -z $runs || $runs =~ ^[0-9]+$ ]] || { echo "run.sh: --runs '$runs' is not a whole number" >&2; exit 2; }
+[[ -z $max_len || $max_len =~ ^[1-9][0-9]*$ ]] || { echo "run.sh: --max-len '$max_len' is not a positive whole number" >&2; exit 2; }
 if ((${#targets[@]} == 0)); then
     # The list in tests/fuzz/meson.build, between "fuzz_targets = [" and "]".
     mapfile -t targets < <(sed -n '/^fuzz_targets = \[/,/^\]/p' tests/fuzz/meson.build | grep -o "'[a-z0-9_]*'" | tr -d "'")
@@ -60,6 +63,7 @@ for target in "${targets[@]}"; do
     options=(-max_total_time="$seconds" -print_final_stats=1 -timeout=10 -rss_limit_mb=2048
              -artifact_prefix="$artifacts/")
     [ -n "$runs" ] && options+=(-runs="$runs")
+    [ -n "$max_len" ] && options+=(-max_len="$max_len")
     target_start=$SECONDS
     status=0
     "$exe" "${options[@]}" "$corpus" >"$log" 2>&1 || status=$?
