@@ -25,7 +25,7 @@ while (($#)); do
     --runs) runs=${2:?--runs needs a number}; shift 2 ;;
     --max-len) max_len=${2:?--max-len needs a number}; shift 2 ;;
     --build) build=${2:?--build needs a folder}; shift 2 ;;
-    -h|--help) sed -n '2,16p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+    -h|--help) sed -n '2,/^set -euo/p' "$0" | sed '$d' | sed 's/^# \{0,1\}//'; exit 0 ;;
     -*) echo "run.sh: unknown option '$1' (see --help)" >&2; exit 2 ;;
     *) targets+=("$1"); shift ;;
     esac
