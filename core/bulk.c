@@ -89,6 +89,26 @@ static ALWAYS_INLINE Bitboard safe_squares(const BulkBoard *b, Color us, Square 
     return need & ~attacked;
 }
 
+/* ---- Children: a copy of the parent with one move's squares toggled ---- */
+
+/* The part common to every move but castling and e.p.: the mover's colour, a capture
+ * on `to`, the e.p. square cleared and (when the board has any) the rights spoilt. */
+static ALWAYS_INLINE void child_begin(BulkBoard *c, const BulkBoard *b, const Position *geo, Color us, bool rights,
+                                      Square from, Square to) {
+    *c = *b;
+    Bitboard from_to = bb_square(from) | bb_square(to), taken = bb_square(to) & b->color[!us];
+    c->color[us] ^= from_to;
+    c->color[!us] ^= taken;
+    c->pawns &= ~taken;
+    c->knights &= ~taken;
+    c->diagonal &= ~taken;
+    c->straight &= ~taken;
+    c->ep = SQ_NONE;
+    c->side = (uint8_t)!us;
+    if (rights)
+        c->castling &= (uint8_t)~(geo->castle_spoil[from] | geo->castle_spoil[to]);
+}
+
 /* ---- Null-count reuse at a leaf's grandparent ---- */
 
 /* The opponent's move count on the unchanged board (as if we passed), split into parts
@@ -104,12 +124,17 @@ static ALWAYS_INLINE Bitboard safe_squares(const BulkBoard *b, Color us, Square 
  *    man, the knight, king and pawn squares around them, castling's empty squares
  *    and (Chess960) the line on which the castling rook shields the king's destination;
  *  - the knights': none (their targets are every square not theirs).
- * A capture (any square of theirs) or a check by the moved knight or pawn is counted in
- * full. Off when we are in check (the unchanged board would let them take our king). */
+ * A capture off those lines, giving no check and taking no castling rook of theirs,
+ * changes their parts the same way, and also drops the taken man's part and makes its
+ * square a target for the parts that attack it (reuse_capture); other captures and
+ * checks by the moved knight or pawn are counted in full. Off when we are in check (the
+ * unchanged board would let them take our king). */
 enum { REUSE_MAX_SLIDERS = 30 }; /* 15 men, each queen twice: fits the bits of a uint32_t */
 
 typedef struct Reuse {
     Bitboard hard;          /* from or to here: the child is counted in full */
+    Bitboard capture_hard;  /* a capture onto here is counted in full: their king's lines
+                               to the second man, their castling rooks */
     Bitboard knight_checks; /* where a knight of ours would give check */
     Bitboard pawn_checks;   /* where a pawn of ours would give check */
     Bitboard any;           /* hard and every part's squares: outside, nothing changes */
@@ -139,8 +164,9 @@ static ALWAYS_INLINE void reuse_setup(Reuse *r, const BulkBoard *b, const Positi
     r->count = -1;
     r->knight_checks = atk_knight(king);
     r->pawn_checks = atk_pawn(them, king);
-    r->hard = theirs | atk_rook(king, occupied & ~atk_rook(king, occupied))
-            | atk_bishop(king, occupied & ~atk_bishop(king, occupied));
+    r->capture_hard = atk_rook(king, occupied & ~atk_rook(king, occupied))
+                    | atk_bishop(king, occupied & ~atk_bishop(king, occupied));
+    r->hard = theirs | r->capture_hard;
     Bitboard any = r->hard;
     int n = 0;
     Bitboard sliders = b->diagonal & theirs;
@@ -167,6 +193,7 @@ static ALWAYS_INLINE void reuse_setup(Reuse *r, const BulkBoard *b, const Positi
             int index = 2 * them + j;
             if (b->castling & (1 << index)) {
                 squares |= geo->castle_empty[index];
+                r->capture_hard |= bb_square(geo->castle_rook[index]);
                 if (!(occupied & geo->castle_empty[index]))
                     zone |= geo->castle_safe[index];
                 /* Chess960: the line along which the castling rook shields its king's
@@ -281,6 +308,52 @@ static NOINLINE int reuse_partial(Reuse *r, const BulkBoard *b, const Position *
     return count;
 }
 
+/* Their count after our capture from `from` on `to`, outside r->hard and
+ * r->capture_hard: the sliders that see `from` or `to` recounted (`to` is now a target
+ * of theirs, `from` empty), the taken man's part dropped, the knights that attack `to`
+ * given it as a move, the pawns and king recounted when the move touches their squares
+ * (`to` stays occupied, so their pushes see only `from` change). */
+static NOINLINE int reuse_capture(Reuse *r, const BulkBoard *b, const Position *geo, Color us, bool rights,
+                                  Square from, Square to) {
+    if (r->count < 0)
+        reuse_fill(r, b, geo, us, rights);
+    Color them = !us;
+    Bitboard from_bb = bb_square(from), to_bb = bb_square(to), from_to = from_bb | to_bb;
+    Bitboard theirs = b->color[them] ^ to_bb, occupied = (b->color[WHITE] | b->color[BLACK]) ^ from_bb;
+    int count = r->count;
+    uint32_t taken = 0; /* the taken man's slider parts (two for a queen) */
+    if (to_bb & (b->diagonal | b->straight))
+        for (int i = 0; i < r->sliders; i++)
+            if (r->slider_square[i] == to) {
+                taken |= 1u << i;
+                count -= r->slider_count[i];
+            }
+    for (uint32_t touched = (r->sliders_at[from] | r->sliders_at[to]) & ~taken; touched; touched &= touched - 1) {
+        int i = __builtin_ctz(touched);
+        Square s = r->slider_square[i];
+        Bitboard attacks = r->slider_straight[i] ? atk_rook(s, occupied) : atk_bishop(s, occupied);
+        count += bb_count(attacks & ~theirs & r->slider_mask[i]) - r->slider_count[i];
+    }
+    Bitboard pinned = r->pin_straight | r->pin_diagonal;
+    count += bb_count(atk_knight(to) & b->knights & theirs & ~pinned);
+    if (to_bb & b->knights)
+        count -= bb_count(atk_knight(to) & ~b->color[them]);
+    if ((from_to & r->pawn_squares) || (to_bb & b->pawns))
+        count += pawn_count(them, b->pawns & theirs, occupied, b->color[us] ^ from_to, r->pin_straight,
+                            r->pin_diagonal, BB_ALL) - r->pawn_count;
+    if (from_to & r->king_squares) {
+        BulkBoard c;
+        child_begin(&c, b, geo, us, rights, from, to);
+        c.pawns ^= c.pawns & from_bb ? from_to : 0;
+        c.knights ^= c.knights & from_bb ? from_to : 0;
+        c.diagonal ^= c.diagonal & from_bb ? from_to : 0;
+        c.straight ^= c.straight & from_bb ? from_to : 0;
+        c.kings ^= c.kings & from_bb ? from_to : 0;
+        count += king_count(&c, geo, them, rights, leaper_attacks(&c, us)) - r->king_count;
+    }
+    return count;
+}
+
 /* The children of one man's quiet moves to `targets` that reuse can count: those wholly
  * outside every part's squares in bulk, those outside r->hard one by one. Returns what
  * they add; removes them from *targets. `checks`: squares where the man would check. */
@@ -296,30 +369,13 @@ static ALWAYS_INLINE uint64_t reuse_moves(Reuse *r, const BulkBoard *b, const Po
         *targets ^= same;
     }
     Bitboard soft = *targets & ~(r->hard | checks);
-    *targets ^= soft;
+    Bitboard captures = *targets & b->color[!us] & ~(r->capture_hard | checks);
+    *targets ^= soft | captures;
     while (soft)
         sum += (uint64_t)reuse_partial(r, b, geo, us, rights, from, bb_pop(&soft));
+    while (captures)
+        sum += (uint64_t)reuse_capture(r, b, geo, us, rights, from, bb_pop(&captures));
     return sum;
-}
-
-/* ---- Children: a copy of the parent with one move's squares toggled ---- */
-
-/* The part common to every move but castling and e.p.: the mover's colour, a capture
- * on `to`, the e.p. square cleared and (when the board has any) the rights spoilt. */
-static ALWAYS_INLINE void child_begin(BulkBoard *c, const BulkBoard *b, const Position *geo, Color us, bool rights,
-                                      Square from, Square to) {
-    *c = *b;
-    Bitboard from_to = bb_square(from) | bb_square(to), taken = bb_square(to) & b->color[!us];
-    c->color[us] ^= from_to;
-    c->color[!us] ^= taken;
-    c->pawns &= ~taken;
-    c->knights &= ~taken;
-    c->diagonal &= ~taken;
-    c->straight &= ~taken;
-    c->ep = SQ_NONE;
-    c->side = (uint8_t)!us;
-    if (rights)
-        c->castling &= (uint8_t)~(geo->castle_spoil[from] | geo->castle_spoil[to]);
 }
 
 /* The child of castling with right `index`: king from `king`, rook from `rook`. */
@@ -514,6 +570,23 @@ static ALWAYS_INLINE uint64_t men_moves(const BulkBoard *b, const Position *geo,
                 sum += reuse_moves(r, b, geo, us, rights, to - 2 * forward_step(us), &one, 0);
                 twice |= one;
             }
+            /* Captures giving no check and promoting nothing. */
+            Bitboard plain = ~r->pawn_checks & ~r->capture_hard & ~bb_rank_relative(us, RANK_8);
+            Bitboard plain_west = west & plain, plain_east = east & plain;
+            west ^= plain_west;
+            east ^= plain_east;
+            while (plain_west) {
+                Square to = bb_pop(&plain_west);
+                Bitboard one = bb_square(to);
+                sum += reuse_moves(r, b, geo, us, rights, to - forward_west_step(us), &one, 0);
+                west |= one;
+            }
+            while (plain_east) {
+                Square to = bb_pop(&plain_east);
+                Bitboard one = bb_square(to);
+                sum += reuse_moves(r, b, geo, us, rights, to - forward_east_step(us), &one, 0);
+                east |= one;
+            }
         }
         sum += emit_pawns(b, geo, us, rights, mode, depth, r, single, forward_step(us), false);
         sum += emit_pawns(b, geo, us, rights, mode, depth, r, twice, 2 * forward_step(us), true);
@@ -620,7 +693,7 @@ static ALWAYS_INLINE uint64_t generate(const BulkBoard *b, const Position *geo, 
         r.guard_king = atk_king(king);
     }
     /* Reuse needs us out of check: else the unchanged board lets them take our king. */
-    r.hard = r.any = BB_ALL;
+    r.hard = r.any = r.capture_hard = BB_ALL;
     if (mode == MODE_REPLIES && !t.checkers)
         reuse_setup(&r, b, geo, us, rights);
     uint64_t sum = king_moves(b, geo, us, castles, rights, mode, depth, &r, king, t.checkers, guarded);
