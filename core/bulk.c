@@ -512,6 +512,21 @@ static ALWAYS_INLINE uint64_t emit_pawns(const BulkBoard *b, const Position *geo
     return sum;
 }
 
+/* The pawn moves of `offered` (a subset of *targets), each made by the step `step`,
+ * offered to reuse one at a time; those it cannot count stay in *targets. */
+static ALWAYS_INLINE uint64_t reuse_pawn_moves(Reuse *r, const BulkBoard *b, const Position *geo, Color us,
+                                               bool rights, Bitboard *targets, Bitboard offered, int step) {
+    uint64_t sum = 0;
+    *targets ^= offered;
+    while (offered) {
+        Square to = bb_pop(&offered);
+        Bitboard one = bb_square(to);
+        sum += reuse_moves(r, b, geo, us, rights, to - step, &one, 0);
+        *targets |= one;
+    }
+    return sum;
+}
+
 /* Pawn moves onto `targets` counted: four for each promotion. */
 static ALWAYS_INLINE int count_pawns(Color us, Bitboard targets, bool promote) {
     return bb_count(targets) + (promote ? 3 * bb_count(targets & bb_rank_relative(us, RANK_8)) : 0);
@@ -556,37 +571,12 @@ static ALWAYS_INLINE uint64_t men_moves(const BulkBoard *b, const Position *geo,
             Bitboard their_pawns = b->pawns & theirs;
             Bitboard quiet_single = single & ~r->pawn_checks & ~bb_rank_relative(us, RANK_8);
             Bitboard quiet_twice = twice & ~r->pawn_checks & ~(bb_east(their_pawns) | bb_west(their_pawns));
-            single ^= quiet_single;
-            twice ^= quiet_twice;
-            while (quiet_single) {
-                Square to = bb_pop(&quiet_single);
-                Bitboard one = bb_square(to);
-                sum += reuse_moves(r, b, geo, us, rights, to - forward_step(us), &one, 0);
-                single |= one;
-            }
-            while (quiet_twice) {
-                Square to = bb_pop(&quiet_twice);
-                Bitboard one = bb_square(to);
-                sum += reuse_moves(r, b, geo, us, rights, to - 2 * forward_step(us), &one, 0);
-                twice |= one;
-            }
+            sum += reuse_pawn_moves(r, b, geo, us, rights, &single, quiet_single, forward_step(us));
+            sum += reuse_pawn_moves(r, b, geo, us, rights, &twice, quiet_twice, 2 * forward_step(us));
             /* Captures giving no check and promoting nothing. */
             Bitboard plain = ~r->pawn_checks & ~r->capture_hard & ~bb_rank_relative(us, RANK_8);
-            Bitboard plain_west = west & plain, plain_east = east & plain;
-            west ^= plain_west;
-            east ^= plain_east;
-            while (plain_west) {
-                Square to = bb_pop(&plain_west);
-                Bitboard one = bb_square(to);
-                sum += reuse_moves(r, b, geo, us, rights, to - forward_west_step(us), &one, 0);
-                west |= one;
-            }
-            while (plain_east) {
-                Square to = bb_pop(&plain_east);
-                Bitboard one = bb_square(to);
-                sum += reuse_moves(r, b, geo, us, rights, to - forward_east_step(us), &one, 0);
-                east |= one;
-            }
+            sum += reuse_pawn_moves(r, b, geo, us, rights, &west, west & plain, forward_west_step(us));
+            sum += reuse_pawn_moves(r, b, geo, us, rights, &east, east & plain, forward_east_step(us));
         }
         sum += emit_pawns(b, geo, us, rights, mode, depth, r, single, forward_step(us), false);
         sum += emit_pawns(b, geo, us, rights, mode, depth, r, twice, 2 * forward_step(us), true);
