@@ -109,6 +109,19 @@ static ALWAYS_INLINE void child_begin(BulkBoard *c, const BulkBoard *b, const Po
         c->castling &= (uint8_t)~(geo->castle_spoil[from] | geo->castle_spoil[to]);
 }
 
+/* The child of a move that is not castling, e.p. or a promotion, by whichever man
+ * stands on `from`. */
+static ALWAYS_INLINE void child_plain(BulkBoard *c, const BulkBoard *b, const Position *geo, Color us, bool rights,
+                                      Square from, Square to) {
+    child_begin(c, b, geo, us, rights, from, to);
+    Bitboard from_bb = bb_square(from), from_to = from_bb | bb_square(to);
+    c->pawns ^= c->pawns & from_bb ? from_to : 0;
+    c->knights ^= c->knights & from_bb ? from_to : 0;
+    c->diagonal ^= c->diagonal & from_bb ? from_to : 0;
+    c->straight ^= c->straight & from_bb ? from_to : 0;
+    c->kings ^= c->kings & from_bb ? from_to : 0;
+}
+
 /* ---- Null-count reuse at a leaf's grandparent ---- */
 
 /* The opponent's move count on the unchanged board (as if we passed), split into parts
@@ -294,15 +307,8 @@ static NOINLINE int reuse_partial(Reuse *r, const BulkBoard *b, const Position *
         count += pawn_count(them, b->pawns & theirs, occupied, b->color[us] ^ from_to, r->pin_straight,
                             r->pin_diagonal, BB_ALL) - r->pawn_count;
     if (from_to & r->king_squares) {
-        BulkBoard c = *b;
-        c.color[us] ^= from_to;
-        c.pawns ^= c.pawns & from_bb ? from_to : 0;
-        c.knights ^= c.knights & from_bb ? from_to : 0;
-        c.diagonal ^= c.diagonal & from_bb ? from_to : 0;
-        c.straight ^= c.straight & from_bb ? from_to : 0;
-        c.kings ^= c.kings & from_bb ? from_to : 0;
-        c.side = (uint8_t)them;
-        c.ep = SQ_NONE;
+        BulkBoard c;
+        child_plain(&c, b, geo, us, rights, from, to);
         count += king_count(&c, geo, them, rights, leaper_attacks(&c, us)) - r->king_count;
     }
     return count;
@@ -343,19 +349,15 @@ static NOINLINE int reuse_capture(Reuse *r, const BulkBoard *b, const Position *
                             r->pin_diagonal, BB_ALL) - r->pawn_count;
     if (from_to & r->king_squares) {
         BulkBoard c;
-        child_begin(&c, b, geo, us, rights, from, to);
-        c.pawns ^= c.pawns & from_bb ? from_to : 0;
-        c.knights ^= c.knights & from_bb ? from_to : 0;
-        c.diagonal ^= c.diagonal & from_bb ? from_to : 0;
-        c.straight ^= c.straight & from_bb ? from_to : 0;
-        c.kings ^= c.kings & from_bb ? from_to : 0;
+        child_plain(&c, b, geo, us, rights, from, to);
         count += king_count(&c, geo, them, rights, leaper_attacks(&c, us)) - r->king_count;
     }
     return count;
 }
 
-/* The children of one man's quiet moves to `targets` that reuse can count: those wholly
- * outside every part's squares in bulk, those outside r->hard one by one. Returns what
+/* The children of one man's quiet moves and captures to `targets` that reuse can count:
+ * quiet ones wholly outside every part's squares in bulk, quiet ones outside r->hard
+ * and captures outside r->capture_hard one by one. Returns what
  * they add; removes them from *targets. `checks`: squares where the man would check. */
 static ALWAYS_INLINE uint64_t reuse_moves(Reuse *r, const BulkBoard *b, const Position *geo, Color us, bool rights,
                                           Square from, Bitboard *targets, Bitboard checks) {
