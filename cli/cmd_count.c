@@ -53,9 +53,9 @@ typedef struct CountOptions {
     "--hash: by default a quarter of the free memory, at most 4 MB at depth 4, 16 at 5,\n"     \
     "64 at 6, 256 at 7 and 1024 from 8; none below 4; with --max-time S, at most 64 MB\n"     \
     "per second of S. One table per ply: the deepest hashed ply (two plies above the\n"       \
-    "leaves, where most distinct positions are) takes the largest power of two within\n"      \
-    "two thirds of the memory, the ply above it the same of what is left, and so on. The\n"   \
-    "last two plies are never looked up: counting them is cheaper than a cache miss.\n"     \
+    "leaves, where most distinct positions are) takes half the memory, the ply above it\n"   \
+    "half of what is left, and so on. The last two plies are never looked up: counting\n"    \
+    "them is cheaper than a cache miss.\n"                                                   \
     "A --hash beyond the free memory or a ulimit, or refused by the system, shrinks to\n"    \
     "what fits, said in one line on stderr; the counts are the same at any size.\n"
 

@@ -65,7 +65,7 @@ StatsTables *stats_tables_create(size_t bytes, char *error, size_t error_size) {
         return NULL;
     }
     uint64_t budget = bytes / sizeof(StatsEntry), total = 0, entries[STATS_MAX_DEPTH + 1] = {0};
-    for (int depth = 1; depth <= STATS_MAX_DEPTH; depth++) { /* as table.c: two thirds, deepest first */
+    for (int depth = 1; depth <= STATS_MAX_DEPTH; depth++) { /* two thirds to the deepest, two thirds of the rest above */
         uint64_t n = floor_power_of_two((budget - total) * 2 / 3);
         if (n < 256)
             break;

@@ -17,7 +17,7 @@ bool table_set_create(TableSet *set, size_t bytes, char *error, size_t error_siz
     uint64_t budget = bytes / sizeof(TableBucket), total = 0;
     uint64_t buckets[TABLE_MAX_DEPTH + 1] = {0};
     for (int depth = 2; depth <= TABLE_MAX_DEPTH; depth++) {
-        uint64_t n = (budget - total) * 2 / 3;
+        uint64_t n = (budget - total) / 2;
         if (n < TABLE_MIN_BUCKETS)
             break;
         buckets[depth] = n;

@@ -189,8 +189,8 @@ Test(driver, tables_spread_memory_towards_the_deepest_ply) {
     char error[160];
     cr_assert(table_set_create(&set, (size_t)1 << 30, error, sizeof error), "%s", error);
     uint64_t buckets = (1ULL << 30) / 64;
-    cr_assert_eq(table_slots(table_for(&set, 2)), buckets * 2 / 3 * 8, "two thirds of 1 GiB, 8-byte entries");
-    cr_assert_eq(table_slots(table_for(&set, 3)), (buckets - buckets * 2 / 3) * 2 / 3 * 4);
+    cr_assert_eq(table_slots(table_for(&set, 2)), buckets / 2 * 8, "half of 1 GiB, 8-byte entries");
+    cr_assert_eq(table_slots(table_for(&set, 3)), (buckets - buckets / 2) / 2 * 4, "half of the rest, 16-byte entries");
     cr_assert_eq(table_for(&set, 3)->count_bits, 0, "16-byte entries from depth 3");
     cr_assert_null(table_for(&set, 1), "depth 1 is never hashed");
     uint64_t total = 0;
