@@ -83,10 +83,10 @@ typedef struct TableSet {
  * where most distinct positions are) takes half the memory, depth 3 half of what is
  * left, and so on while TABLE_MIN_BUCKETS still fit. Not more to depth 2: once a run
  * outgrows its tables, a depth-3 entry saves a node's every probe and count, a depth-2
- * entry one count (bench/README.md: halves ran 8-17% faster than thirds on an overfull
- * run, the same on one that fits). Depth 1 is never
- * hashed: counting it is cheaper than a cache miss. Huge pages are requested. Returns
- * false, with the reason, when the memory is refused. */
+ * entry one count (bench/README.md: halves ran 8-17% faster than two thirds on an
+ * overfull run, the same on one that fits). Depth 1 is never hashed: counting it is
+ * cheaper than a cache miss. Huge pages are requested. Returns false, with the reason,
+ * when the memory is refused. */
 bool table_set_create(TableSet *set, size_t bytes, char *error, size_t error_size);
 void table_set_destroy(TableSet *set);
 
