@@ -219,7 +219,7 @@ int cli_parse(Cli *cli, const CliSpec *spec, const CliOption *options, int argc,
         if (options_ended || arg[0] != '-' || arg[1] == '\0') {
             if (!spec->operands) {
                 char shown[TEXT_QUOTE_SIZE];
-                return cli_error(cli, "unexpected argument '%s' (a FEN must be quoted as one argument)",
+                return cli_error(cli, "unexpected argument '%s' (a FEN or a move list must be quoted as one argument)",
                                  text_quote(arg, shown));
             }
             argv[++count] = arg; /* operands gather at the front, in order */
@@ -256,7 +256,7 @@ int cli_parse(Cli *cli, const CliSpec *spec, const CliOption *options, int argc,
                              spec->min_operands == 1 ? "one operand" : "more operands", cli->command);
         if (spec->max_operands >= 0 && count > spec->max_operands) {
             char shown[TEXT_QUOTE_SIZE];
-            return cli_error(cli, "unexpected argument '%s' (a FEN must be quoted as one argument)",
+            return cli_error(cli, "unexpected argument '%s' (a FEN or a move list must be quoted as one argument)",
                              text_quote(argv[spec->max_operands + 1], shown));
         }
     }

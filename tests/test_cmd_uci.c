@@ -23,7 +23,7 @@ Test(cmd_uci, uci_serves_its_standard_input) {
 }
 
 Test(cmd_uci, uci_takes_no_arguments_and_has_help) {
-    assert_error(cli_run("uci foo"), "perft uci: unexpected argument 'foo' (a FEN must be quoted as one argument)\n");
+    assert_error(cli_run("uci foo"), "perft uci: unexpected argument 'foo' (a FEN or a move list must be quoted as one argument)\n");
     assert_error(cli_run("uci --threads 2"), "perft uci: unknown option '--threads' (try perft uci --help)\n");
     CliRun run = cli_run("uci --help");
     cr_assert_eq(run.status, 0);
@@ -64,7 +64,7 @@ Test(cmd_uci, perftree_refuses_bad_operands_in_one_line) {
     assert_error(cli_run("perftree 2"),
                  "perft perftree: DEPTH FEN [MOVES]: more operands expected (try perft perftree --help)\n");
     assert_error(cli_run("perftree 2 '%s' e2e4 e7e5", startpos),
-                 "perft perftree: unexpected argument 'e7e5' (a FEN must be quoted as one argument)\n");
+                 "perft perftree: unexpected argument 'e7e5' (a FEN or a move list must be quoted as one argument)\n");
     CliRun run = cli_run("perftree 2 '8/8/8 w'");
     cr_assert_eq(run.status, 2);
     cr_assert(!strncmp(run.err, "perft perftree: bad FEN '8/8/8 w': ", 35), "%s", run.err);
