@@ -200,6 +200,14 @@ static bool take(const Cli *cli, const CliOption *o, const char *inline_value, i
     return read_value(cli, o, inline_value);
 }
 
+/* An argument no option or operand takes: most often the second word of an unquoted
+ * FEN or move list. */
+static int stray_argument(Cli *cli, const char *arg) {
+    char shown[TEXT_QUOTE_SIZE];
+    return cli_error(cli, "unexpected argument '%s' (a FEN or a move list must be quoted as one argument)",
+                     text_quote(arg, shown));
+}
+
 int cli_parse(Cli *cli, const CliSpec *spec, const CliOption *options, int argc, char **argv,
               CliOperands *operands) {
     cli->command = argv[0];
@@ -217,11 +225,8 @@ int cli_parse(Cli *cli, const CliSpec *spec, const CliOption *options, int argc,
     for (int i = 1; i < argc; i++) {
         char *arg = argv[i];
         if (options_ended || arg[0] != '-' || arg[1] == '\0') {
-            if (!spec->operands) {
-                char shown[TEXT_QUOTE_SIZE];
-                return cli_error(cli, "unexpected argument '%s' (a FEN or a move list must be quoted as one argument)",
-                                 text_quote(arg, shown));
-            }
+            if (!spec->operands)
+                return stray_argument(cli, arg);
             argv[++count] = arg; /* operands gather at the front, in order */
             continue;
         }
@@ -254,11 +259,8 @@ int cli_parse(Cli *cli, const CliSpec *spec, const CliOption *options, int argc,
         if (count < spec->min_operands)
             return cli_error(cli, "%s: %s expected (try perft %s --help)", spec->operands,
                              spec->min_operands == 1 ? "one operand" : "more operands", cli->command);
-        if (spec->max_operands >= 0 && count > spec->max_operands) {
-            char shown[TEXT_QUOTE_SIZE];
-            return cli_error(cli, "unexpected argument '%s' (a FEN or a move list must be quoted as one argument)",
-                             text_quote(argv[spec->max_operands + 1], shown));
-        }
+        if (spec->max_operands >= 0 && count > spec->max_operands)
+            return stray_argument(cli, argv[spec->max_operands + 1]);
     }
     if (operands) {
         operands->count = count;

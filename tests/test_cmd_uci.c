@@ -23,7 +23,8 @@ Test(cmd_uci, uci_serves_its_standard_input) {
 }
 
 Test(cmd_uci, uci_takes_no_arguments_and_has_help) {
-    assert_error(cli_run("uci foo"), "perft uci: unexpected argument 'foo' (a FEN or a move list must be quoted as one argument)\n");
+    assert_error(cli_run("uci foo"),
+                 "perft uci: unexpected argument 'foo' (a FEN or a move list must be quoted as one argument)\n");
     assert_error(cli_run("uci --threads 2"), "perft uci: unknown option '--threads' (try perft uci --help)\n");
     CliRun run = cli_run("uci --help");
     cr_assert_eq(run.status, 0);

@@ -88,8 +88,8 @@ Test(mpi, a_job_with_a_rank_killed_resumes_from_the_journal_with_other_ranks, .t
      * booked. */
     Run killed = run_command("(%s --allow-run-as-root --oversubscribe -np 2 %s count -q -d 6 -t 1 --hash 0 --split-ply 3 "
                              "--fen " KIWIPETE " --journal %s/p6.jsonl >/dev/null 2>&1 &) ; "
-                             "for i in $(seq 300); do [ \"$(wc -l < %s/p6.jsonl 2>/dev/null)\" -ge 2 ] 2>/dev/null && break; "
-                             "sleep 0.1; done; pkill -KILL -n -x perft-mpi; sleep 2; test -s %s/p6.jsonl",
+                             "for i in $(seq 300); do [ \"$(wc -l < %s/p6.jsonl 2>/dev/null)\" -ge 2 ] 2>/dev/null "
+                             "&& break; sleep 0.1; done; pkill -KILL -n -x perft-mpi; sleep 2; test -s %s/p6.jsonl",
                              mpirun(), mpi_bin(), dir, dir, dir);
     cr_assert_eq(killed.status, 0, "no journal was written: %s", killed.out);
     Run resumed = run_command("%s --allow-run-as-root --oversubscribe -np 3 %s count -q -d 6 -t 1 --hash 0 --split-ply 3 "
