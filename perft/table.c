@@ -11,6 +11,15 @@
 /* Bits of the count in a narrow entry at `depth`, 0 where entries are wide. */
 static int narrow_count_bits(int depth) { return depth == TABLE_NARROW_DEPTH ? TABLE_NARROW_COUNT_BITS : 0; }
 
+/* The region bits of a table of `buckets` (table_key): the most regions of at least
+ * TABLE_REGION_BUCKETS each. */
+static int region_bits(uint64_t buckets) {
+    int r = 0;
+    while (buckets >> (r + 1) >= TABLE_REGION_BUCKETS)
+        r++;
+    return r;
+}
+
 bool table_set_create(TableSet *set, size_t bytes, char *error, size_t error_size) {
     memset(set, 0, sizeof *set);
     _Static_assert(sizeof(TableBucket) == sizeof(NarrowBucket), "one bucket size for both kinds");
@@ -36,7 +45,7 @@ bool table_set_create(TableSet *set, size_t bytes, char *error, size_t error_siz
 #endif
     TableBucket *next = memory;
     for (int depth = 2; depth <= TABLE_MAX_DEPTH && buckets[depth]; depth++) {
-        set->by_depth[depth] = (Table){next, buckets[depth], narrow_count_bits(depth)};
+        set->by_depth[depth] = (Table){next, buckets[depth], narrow_count_bits(depth), region_bits(buckets[depth])};
         next += buckets[depth];
     }
     set->memory = memory;

@@ -42,6 +42,7 @@ enum {
     TABLE_NARROW_DEPTH = 2,     /* the one remaining depth with narrow entries */
     TABLE_NARROW_COUNT_BITS = 16,
     TABLE_MIN_BUCKETS = 64,
+    TABLE_REGION_BUCKETS = 32768, /* 2 MiB: one huge page */
 };
 
 typedef struct TableEntry {
@@ -64,6 +65,8 @@ typedef struct Table {
     void *buckets;       /* TableBucket[], or NarrowBucket[] when count_bits > 0 */
     uint64_t bucket_count;
     int count_bits;      /* narrow entries: bits of the count; 0: wide entries */
+    int region_bits;     /* the table has 2^region_bits regions of TABLE_REGION_BUCKETS to
+                            twice that (table_key); 0 in a table smaller than two */
 } Table;
 
 /* What one thread saw of one table during one run. */
@@ -103,6 +106,28 @@ static inline const Table *table_for(const TableSet *set, int depth) {
     if (!set || depth > TABLE_MAX_DEPTH || !set->by_depth[depth].buckets)
         return NULL;
     return &set->by_depth[depth];
+}
+
+/* How many regions (a power of two) the positions that share one set of men of the
+ * side to move spread over, by the number of those men: the fewer the men, the fewer
+ * their sets (a lone king has 64), so the wider each spreads, for every region to
+ * fill. From five men on, one region. */
+static inline int table_region_spread_bits(int men) { return men >= 5 ? 0 : 10 - 3 * (men - 1); }
+
+/* The key a position is stored under in table `t`: key.lo as it is (the check), and in
+ * place of key.hi an address whose top bits (the region, 2 to 4 MiB of buckets) come
+ * from the men of the side to move and whose lower bits from key.hi. Siblings (the
+ * children of one node) differ only in the men of the side that just moved, so,
+ * captures aside, they share a region instead of landing on thirty random pages: on a
+ * virtual machine a random probe misses the TLB and costs a nested page walk, which
+ * stalls even a prefetch (bench/README.md). A table of few regions keeps key.hi. */
+static inline Key128 table_key(const Table *t, Key128 key, Bitboard side_men) {
+    int shift = t->region_bits - table_region_spread_bits(bb_count(side_men));
+    if (shift <= 0)
+        return key;
+    uint64_t men = (side_men ^ (side_men >> 31)) * 0x9E3779B97F4A7C15ULL;
+    men = (men ^ (men >> 29)) * 0xBF58476D1CE4E5B9ULL;
+    return (Key128){key.lo, men + (key.hi >> shift)};
 }
 
 /* The bucket of `key`: key.hi scaled onto the bucket count. */

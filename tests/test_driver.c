@@ -70,6 +70,8 @@ Test(driver, suites_on_two_threads_without_hashing) { check_suites((Setup){2, 0,
 Test(driver, suites_on_one_thread_with_tables) { check_suites((Setup){1, 64, NULL}); }
 Test(driver, suites_on_two_threads_with_tiny_tables_full_of_replacements) { check_suites((Setup){2, 1, NULL}); }
 Test(driver, suites_on_three_threads_with_tables) { check_suites((Setup){3, 32, NULL}); }
+/* 512 MB: every hashed depth down to 6 has regions (table_key), so siblings share them. */
+Test(driver, suites_on_two_threads_with_tables_in_regions) { check_suites((Setup){2, 512, NULL}); }
 /* Another key set fills the tables with other keys (tiny tables: other collisions and
  * replacements) and must count the same. */
 Test(driver, suites_under_another_key_set_with_tables) {
@@ -258,6 +260,56 @@ Test(driver, narrow_entries_keep_counts_in_one_word_and_check_the_high_key_bits)
     uint64_t before = counters.stores;
     table_store(t, (Key128){key.lo + (7ULL << 16), other}, 1 << 16, &counters);
     cr_assert_eq(counters.stores, before, "a count too wide for 16 bits is not stored");
+    table_set_destroy(&set);
+}
+
+/* Tables large enough to have regions: every sibling reached by a quiet move lands in
+ * one region (or the next, where key.hi carries over), the check bits stay key.lo's,
+ * and a small table or a side of few men keeps key.hi as it is. */
+Test(driver, siblings_share_a_region_of_a_large_table) {
+    TableSet set;
+    cr_assert(table_set_create(&set, (size_t)256 << 20, NULL, 0));
+    const Table *t = table_for(&set, 2);
+    cr_assert_geq(t->region_bits, 6, "128 MB of narrow buckets hold 64 regions or more");
+    uint64_t region = t->bucket_count >> t->region_bits;
+    static const char *const fens[] = {
+        "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1",
+        "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1",
+        "rnbq1k1r/pp1Pbppp/2p5/8/2B5/8/PPP1NnPP/RNBQK2R w KQ - 1 8",
+    };
+    for (size_t f = 0; f < sizeof fens / sizeof fens[0]; f++) {
+        Position pos = position_of(fens[f], false);
+        MoveList list;
+        gen_legal(&pos, &list);
+        uint64_t lowest = UINT64_MAX, highest = 0;
+        int quiet = 0;
+        for (int i = 0; i < list.count; i++) {
+            Position child = pos;
+            Undo undo;
+            pos_make_move(&child, list.moves[i], &undo);
+            Key128 stored = table_key(t, child.key, child.by_color[child.side]);
+            cr_assert_eq(stored.lo, child.key.lo, "the check comes from key.lo unchanged");
+            if (pos.board[move_to(list.moves[i])] != NO_PIECE || move_kind(list.moves[i]) == MOVE_EN_PASSANT)
+                continue;
+            uint64_t bucket = table_index(t, stored);
+            lowest = bucket < lowest ? bucket : lowest;
+            highest = bucket > highest ? bucket : highest;
+            quiet++;
+        }
+        cr_assert_gt(quiet, 10);
+        cr_assert_lt(highest - lowest, 2 * region, "%s: %d quiet children over %llu buckets (a region is %llu)",
+                     fens[f], quiet, (unsigned long long)(highest - lowest), (unsigned long long)region);
+    }
+    /* A lone king spreads over 2^10 regions: in this table, all of them (key.hi kept). */
+    Position lone = position_of("8/8/8/4k3/8/8/8/RR2K3 b - - 0 1", false);
+    cr_assert(zob_equal(table_key(t, lone.key, lone.by_color[lone.side]), lone.key));
+    cr_assert_eq(table_region_spread_bits(1), 10);
+    cr_assert_eq(table_region_spread_bits(5), 0);
+    table_set_destroy(&set);
+    cr_assert(table_set_create(&set, 1 << 20, NULL, 0));
+    Position start = position_of(fens[0], false);
+    cr_assert_eq(table_for(&set, 2)->region_bits, 0, "a 1 MB set has no regions");
+    cr_assert(zob_equal(table_key(table_for(&set, 2), start.key, start.by_color[WHITE]), start.key));
     table_set_destroy(&set);
 }
 
