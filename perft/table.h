@@ -12,9 +12,10 @@
  * an entry is 16 bytes: `check` = key.lo XOR count, and `count`, written and read as
  * two separate relaxed 64-bit atomics, so a reader may see halves of two different
  * writes (a torn entry); then check XOR count is not the probing key, and the entry
- * reads as a miss. The bucket comes from key.hi (multiply-shift, so a table may have
- * any number of buckets) and the check from key.lo, so no key bit is used twice. A torn
- * entry can therefore never yield a wrong count.
+ * reads as a miss. The bucket comes from key.hi, in a table of several 2 MiB regions
+ * from an address of the side to move's men and key.hi (table_key), by multiply-shift
+ * (so a table may have any number of buckets), and the check from key.lo, so no key.lo
+ * bit picks a bucket. A torn entry can therefore never yield a wrong count.
  *
  * A bucket is one 64-byte cache line: eight narrow or four wide entries. A store
  * replaces the entry of the same key, else an empty entry, else the entry with the
