@@ -22,8 +22,6 @@ static inline void publish(PerftSearch *s, Count nodes) {
  * stopping stays as prompt as before. */
 enum { BULK_DEPTH = 3 };
 
-static Count search(PerftSearch *s, Position *pos, int depth);
-
 /* The men of the side to move after legal move `m`: ours are theirs, less what m takes
  * (castling's "capture" is of our own rook, so it takes nothing of theirs). */
 static inline Bitboard men_after(const Position *pos, Move m) {
@@ -152,9 +150,8 @@ static Count search(PerftSearch *s, Position *pos, int depth) {
         if (below)
             for (int i = 0; i < list.count; i++)
                 table_prefetch(below, key_after_in(below, pos, list.moves[i]));
-        const Table *two = table_for(s->tables, 2);
-        if (depth == 4 && below && two) {
-            nodes = search_four(s, pos, &list, below, two);
+        if (depth == 4 && below && table_for(s->tables, 2)) {
+            nodes = search_four(s, pos, &list, below, table_for(s->tables, 2));
         } else {
             for (int i = 0; i < list.count && !s->stopped; i++) {
                 pos_make_move(pos, list.moves[i], &undo);
