@@ -131,20 +131,25 @@ void cli_draw_progress(FILE *err, const RunProgress *p) {
     fflush(err);
 }
 
-/* Megabytes of memory: the whole machine's, or what is free now. */
+/* Megabytes of memory: the whole machine's, or what is free now, the free pages of the
+ * reserved huge-page pool included (tables are taken from it when it has room). */
 long cli_memory_mb(bool available) {
     long pages = sysconf(available ? _SC_AVPHYS_PAGES : _SC_PHYS_PAGES), size = sysconf(_SC_PAGESIZE);
     if (available) { /* MemAvailable counts reclaimable cache too, unlike _SC_AVPHYS_PAGES */
         FILE *meminfo = fopen("/proc/meminfo", "r");
         char line[128];
-        long kb;
+        long kb, free_kb = -1, pool_pages = 0, pool_page_kb = 0;
         while (meminfo && fgets(line, sizeof line, meminfo))
-            if (sscanf(line, "MemAvailable: %ld kB", &kb) == 1) {
-                fclose(meminfo);
-                return kb / 1024;
-            }
+            if (sscanf(line, "MemAvailable: %ld kB", &kb) == 1)
+                free_kb = kb;
+            else if (sscanf(line, "HugePages_Free: %ld", &kb) == 1)
+                pool_pages = kb;
+            else if (sscanf(line, "Hugepagesize: %ld kB", &kb) == 1)
+                pool_page_kb = kb;
         if (meminfo)
             fclose(meminfo);
+        if (free_kb >= 0)
+            return (free_kb + pool_pages * pool_page_kb) / 1024;
     }
     return pages > 0 && size > 0 ? (long)((double)pages * (double)size / 1048576.0) : 1024;
 }

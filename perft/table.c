@@ -20,6 +20,27 @@ static int region_bits(uint64_t buckets) {
     return r;
 }
 
+/* `*length` bytes (rounded up to whole huge pages) from the kernel's pool of reserved
+ * huge pages (vm.nr_hugepages), or NULL when the pool has too few free. Pool pages are
+ * never handed back to the system when a run ends, so on a virtual machine whose host
+ * takes freed memory back (free page reporting) the next run does not pay the host's
+ * faults again: up to a quarter of a perft 9 with 4 GiB (bench/README.md). Without
+ * MAP_NORESERVE the pages are reserved at once, so a short pool fails here, never later. */
+static void *map_reserved_huge_pages(size_t *length) {
+#ifdef MAP_HUGETLB
+    const size_t huge = (size_t)TABLE_REGION_BUCKETS * sizeof(TableBucket);
+    size_t rounded = (*length + huge - 1) / huge * huge;
+    void *memory = mmap(NULL, rounded, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_HUGETLB, -1, 0);
+    if (memory != MAP_FAILED) {
+        *length = rounded;
+        return memory;
+    }
+#else
+    (void)length;
+#endif
+    return NULL;
+}
+
 bool table_set_create(TableSet *set, size_t bytes, char *error, size_t error_size) {
     memset(set, 0, sizeof *set);
     _Static_assert(sizeof(TableBucket) == sizeof(NarrowBucket), "one bucket size for both kinds");
@@ -35,14 +56,17 @@ bool table_set_create(TableSet *set, size_t bytes, char *error, size_t error_siz
     if (total == 0)
         return true; /* too little memory for any table: counting runs unhashed */
     size_t length = (size_t)total * sizeof(TableBucket);
-    void *memory = mmap(NULL, length, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
-    if (memory == MAP_FAILED) {
-        snprintf(error, error_size, "cannot allocate %zu MB of hash tables: %s", length >> 20, strerror(errno));
-        return false;
-    }
+    void *memory = map_reserved_huge_pages(&length);
+    if (!memory) {
+        memory = mmap(NULL, length, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
+        if (memory == MAP_FAILED) {
+            snprintf(error, error_size, "cannot allocate %zu MB of hash tables: %s", length >> 20, strerror(errno));
+            return false;
+        }
 #ifdef MADV_HUGEPAGE
-    madvise(memory, length, MADV_HUGEPAGE);
+        madvise(memory, length, MADV_HUGEPAGE);
 #endif
+    }
     TableBucket *next = memory;
     for (int depth = 2; depth <= TABLE_MAX_DEPTH && buckets[depth]; depth++) {
         set->by_depth[depth] = (Table){next, buckets[depth], narrow_count_bits(depth), region_bits(buckets[depth])};

@@ -89,7 +89,8 @@ typedef struct TableSet {
  * outgrows its tables, a depth-3 entry saves a node's every probe and count, a depth-2
  * entry one count (bench/README.md: halves ran 8-17% faster than two thirds on an
  * overfull run, the same on one that fits). Depth 1 is never hashed: counting it is
- * cheaper than a cache miss. Huge pages are requested. Returns false, with the reason,
+ * cheaper than a cache miss. The memory comes from the reserved huge-page pool when it
+ * has room for all of it, else huge pages are requested. Returns false, with the reason,
  * when the memory is refused. */
 bool table_set_create(TableSet *set, size_t bytes, char *error, size_t error_size);
 void table_set_destroy(TableSet *set);
