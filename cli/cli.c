@@ -131,8 +131,9 @@ void cli_draw_progress(FILE *err, const RunProgress *p) {
     fflush(err);
 }
 
-/* Megabytes of memory: the whole machine's, or what is free now, the free pages of the
- * reserved huge-page pool included (tables are taken from it when it has room). */
+/* Megabytes of memory: the whole machine's, or what is free now: the free memory or the
+ * free pages of the reserved huge-page pool, whichever is more (tables are taken whole
+ * from the pool when it has room, else from the free memory; never from both). */
 long cli_memory_mb(bool available) {
     long pages = sysconf(available ? _SC_AVPHYS_PAGES : _SC_PHYS_PAGES), size = sysconf(_SC_PAGESIZE);
     if (available) { /* MemAvailable counts reclaimable cache too, unlike _SC_AVPHYS_PAGES */
@@ -149,7 +150,7 @@ long cli_memory_mb(bool available) {
         if (meminfo)
             fclose(meminfo);
         if (free_kb >= 0)
-            return (free_kb + pool_pages * pool_page_kb) / 1024;
+            return (free_kb > pool_pages * pool_page_kb ? free_kb : pool_pages * pool_page_kb) / 1024;
     }
     return pages > 0 && size > 0 ? (long)((double)pages * (double)size / 1048576.0) : 1024;
 }
