@@ -1,5 +1,5 @@
 /* bulk.c — the bulk-counting generator behind gen_count_legal, gen_count_after,
- * gen_count_replies and gen_count_perft: perft without listing, making or unmaking a
+ * gen_count_replies, gen_count_replies_after and gen_count_perft: perft without listing, making or unmaking a
  * move. Invariants it relies on:
  *  - a Board is bitboards only (no mailbox, no key); a child is its parent copied with
  *    the move's squares toggled, and is thrown away after it is counted;
@@ -127,17 +127,18 @@ static ALWAYS_INLINE void child_plain(BulkBoard *c, const BulkBoard *b, const Po
 /* The opponent's move count on the unchanged board (as if we passed), split into parts
  * (each slider, the knights, the pawns, the king), and for each part the squares where
  * a move of ours could change it. A quiet move of ours that gives no check, leaves no
- * e.p. square and keeps off the lines from their king up to the second man (so their
- * checks and pins stay as they were) changes only the parts whose squares it touches
- * (from or to): those are recounted on the child, the rest reused; when it touches
- * none, the whole count is reused. The parts' squares:
+ * e.p. square and leaves their pins as they were (a move on or off the lines from their
+ * king up to the second man is tested on the child's lines: lines_kept) changes only
+ * the parts whose squares it touches (from or to): those are recounted on the child,
+ * the rest reused; when it touches none, and keeps off those lines, the whole count is
+ * reused. The parts' squares:
  *  - a slider's: the squares it attacks (blockers included);
  *  - the pawns': the squares they attack and the squares they would push over;
  *  - the king's: the lines from each of its steps and castling squares to the first
  *    man, the knight, king and pawn squares around them, castling's empty squares
  *    and (Chess960) the line on which the castling rook shields the king's destination;
  *  - the knights': none (their targets are every square not theirs).
- * A capture off those lines, giving no check and taking no castling rook of theirs,
+ * A capture giving no check, keeping their pins and taking no castling rook of theirs,
  * changes their parts the same way, and also drops the taken man's part and makes its
  * square a target for the parts that attack it (reuse_capture); other captures and
  * checks by the moved knight or pawn are counted in full. Off when we are in check (the
@@ -145,12 +146,14 @@ static ALWAYS_INLINE void child_plain(BulkBoard *c, const BulkBoard *b, const Po
 enum { REUSE_MAX_SLIDERS = 30 }; /* 15 men, each queen twice: fits the bits of a uint32_t */
 
 typedef struct Reuse {
-    Bitboard hard;          /* from or to here: the child is counted in full */
-    Bitboard capture_hard;  /* a capture onto here is counted in full: their king's lines
-                               to the second man, their castling rooks */
+    bool active;            /* false: every child is counted in full (we are in check) */
+    Bitboard lines;         /* their king's lines up to the second man: a move from or to
+                               here may change their pins or check them (lines_kept) */
+    Bitboard castle_rooks;  /* their castling rooks: a capture here is counted in full */
     Bitboard knight_checks; /* where a knight of ours would give check */
     Bitboard pawn_checks;   /* where a pawn of ours would give check */
-    Bitboard any;           /* hard and every part's squares: outside, nothing changes */
+    Bitboard any;           /* theirs, `lines` and every part's squares: a quiet move
+                               outside changes nothing */
     Bitboard pawn_squares;
     Bitboard king_squares;
     int sliders;
@@ -177,10 +180,11 @@ static ALWAYS_INLINE void reuse_setup(Reuse *r, const BulkBoard *b, const Positi
     r->count = -1;
     r->knight_checks = atk_knight(king);
     r->pawn_checks = atk_pawn(them, king);
-    r->capture_hard = atk_rook(king, occupied & ~atk_rook(king, occupied))
-                    | atk_bishop(king, occupied & ~atk_bishop(king, occupied));
-    r->hard = theirs | r->capture_hard;
-    Bitboard any = r->hard;
+    r->active = true;
+    r->lines = atk_rook(king, occupied & ~atk_rook(king, occupied))
+             | atk_bishop(king, occupied & ~atk_bishop(king, occupied));
+    r->castle_rooks = 0;
+    Bitboard any = theirs | r->lines;
     int n = 0;
     Bitboard sliders = b->diagonal & theirs;
     while (sliders) {
@@ -206,7 +210,7 @@ static ALWAYS_INLINE void reuse_setup(Reuse *r, const BulkBoard *b, const Positi
             int index = 2 * them + j;
             if (b->castling & (1 << index)) {
                 squares |= geo->castle_empty[index];
-                r->capture_hard |= bb_square(geo->castle_rook[index]);
+                r->castle_rooks |= bb_square(geo->castle_rook[index]);
                 if (!(occupied & geo->castle_empty[index]))
                     zone |= geo->castle_safe[index];
                 /* Chess960: the line along which the castling rook shields its king's
@@ -286,8 +290,21 @@ static ALWAYS_INLINE uint64_t reuse_take(Reuse *r, const BulkBoard *b, const Pos
     return (uint64_t)n * (uint64_t)r->count;
 }
 
-/* Their count after our quiet move from `from` to `to`, outside r->hard: the parts the
- * move touches recounted on the child, the others reused. */
+/* Our leaper_attacks() after our move from `from` to `to` (not a promotion): the
+ * parent's, with the moved man's kind recomputed. */
+static ALWAYS_INLINE Bitboard guard_after(const Reuse *r, const BulkBoard *b, Color us, Square from, Square to) {
+    Bitboard from_bb = bb_square(from), from_to = from_bb | bb_square(to), mine = b->color[us];
+    if (b->pawns & from_bb)
+        return bb_pawn_attacks(us, (b->pawns & mine) ^ from_to) | r->guard_knights | r->guard_king;
+    if (b->knights & from_bb)
+        return knight_attacks((b->knights & mine) ^ from_to) | r->guard_pawns | r->guard_king;
+    if (b->kings & from_bb)
+        return atk_king(to) | r->guard_pawns | r->guard_knights;
+    return r->guard_pawns | r->guard_knights | r->guard_king;
+}
+
+/* Their count after our quiet move from `from` to `to`, giving no check and keeping
+ * their pins: the parts the move touches recounted on the child, the others reused. */
 static NOINLINE int reuse_partial(Reuse *r, const BulkBoard *b, const Position *geo, Color us, bool rights,
                                   Square from, Square to) {
     if (r->count < 0)
@@ -309,13 +326,13 @@ static NOINLINE int reuse_partial(Reuse *r, const BulkBoard *b, const Position *
     if (from_to & r->king_squares) {
         BulkBoard c;
         child_plain(&c, b, geo, us, rights, from, to);
-        count += king_count(&c, geo, them, rights, leaper_attacks(&c, us)) - r->king_count;
+        count += king_count(&c, geo, them, rights, guard_after(r, b, us, from, to)) - r->king_count;
     }
     return count;
 }
 
-/* Their count after our capture from `from` on `to`, outside r->hard and
- * r->capture_hard: the sliders that see `from` or `to` recounted (`to` is now a target
+/* Their count after our capture from `from` on `to`, giving no check, keeping their
+ * pins and taking no castling rook: the sliders that see `from` or `to` recounted (`to` is now a target
  * of theirs, `from` empty), the taken man's part dropped, the knights that attack `to`
  * given it as a move, the pawns and king recounted when the move touches their squares
  * (`to` stays occupied, so their pushes see only `from` change). */
@@ -347,34 +364,67 @@ static NOINLINE int reuse_capture(Reuse *r, const BulkBoard *b, const Position *
     if ((from_to & r->pawn_squares) || (to_bb & b->pawns))
         count += pawn_count(them, b->pawns & theirs, occupied, b->color[us] ^ from_to, r->pin_straight,
                             r->pin_diagonal, BB_ALL) - r->pawn_count;
-    if (from_to & r->king_squares) {
+    /* A man taken next to their king leaves a man of ours it may take. */
+    if ((from_to & r->king_squares) || (to_bb & atk_king(bb_first(b->kings & b->color[them])))) {
         BulkBoard c;
         child_plain(&c, b, geo, us, rights, from, to);
-        count += king_count(&c, geo, them, rights, leaper_attacks(&c, us)) - r->king_count;
+        count += king_count(&c, geo, them, rights, guard_after(r, b, us, from, to)) - r->king_count;
     }
     return count;
 }
 
+/* Whether our move from `from` to `to` (a capture or not) leaves their king unchecked
+ * by our sliders and their pin rays exactly as on the unchanged board (r->pin_*, so
+ * filled first): then the parts' recount holds on and next to their king's lines. */
+static ALWAYS_INLINE bool lines_kept(const Reuse *r, const BulkBoard *b, Color us, Square from, Square to) {
+    Bitboard from_bb = bb_square(from), from_to = from_bb | bb_square(to), ours = b->color[us] ^ from_to;
+    Bitboard occupied = (b->color[WHITE] | b->color[BLACK] | bb_square(to)) ^ from_bb;
+    Bitboard straight = (b->straight & b->color[us]) ^ (b->straight & from_bb ? from_to : 0);
+    Bitboard diagonal = (b->diagonal & b->color[us]) ^ (b->diagonal & from_bb ? from_to : 0);
+    Square king = bb_first(b->kings & b->color[!us]);
+    Bitboard checkers = 0, ray = 0, pin_straight = 0, pin_diagonal = 0;
+    Bitboard snipers = atk_rook_empty(king) & straight;
+    if (snipers)
+        gen_snipers(king, atk_rook(king, ours) & snipers, occupied, &checkers, &ray, &pin_straight);
+    snipers = atk_bishop_empty(king) & diagonal;
+    if (snipers)
+        gen_snipers(king, atk_bishop(king, ours) & snipers, occupied, &checkers, &ray, &pin_diagonal);
+    return !checkers && pin_straight == r->pin_straight && pin_diagonal == r->pin_diagonal;
+}
+
 /* The children of one man's quiet moves and captures to `targets` that reuse can count:
- * quiet ones wholly outside every part's squares in bulk, quiet ones outside r->hard
- * and captures outside r->capture_hard one by one. Returns what
- * they add; removes them from *targets. `checks`: squares where the man would check. */
+ * quiet ones wholly outside every part's squares and their king's lines in bulk, other
+ * quiet ones and captures not of a castling rook one by one, those from or to their
+ * king's lines only when lines_kept. Returns what they add; removes them from
+ * *targets. `checks`: squares where the man would check. */
 static ALWAYS_INLINE uint64_t reuse_moves(Reuse *r, const BulkBoard *b, const Position *geo, Color us, bool rights,
                                           Square from, Bitboard *targets, Bitboard checks) {
-    Bitboard from_bb = bb_square(from);
-    if (from_bb & r->hard)
+    if (!r->active)
         return 0;
+    Bitboard from_bb = bb_square(from), theirs = b->color[!us];
     uint64_t sum = 0;
     if (!(from_bb & r->any)) {
         Bitboard same = *targets & ~(r->any | checks);
         sum += reuse_take(r, b, geo, us, rights, bb_count(same));
         *targets ^= same;
     }
-    Bitboard soft = *targets & ~(r->hard | checks);
-    Bitboard captures = *targets & b->color[!us] & ~(r->capture_hard | checks);
-    *targets ^= soft | captures;
-    while (soft)
-        sum += (uint64_t)reuse_partial(r, b, geo, us, rights, from, bb_pop(&soft));
+    Bitboard quiet = *targets & ~(theirs | checks);
+    Bitboard captures = *targets & theirs & ~(r->castle_rooks | checks);
+    if (!(quiet | captures))
+        return sum;
+    if (r->count < 0)
+        reuse_fill(r, b, geo, us, rights);
+    Bitboard tested = from_bb & r->lines ? quiet | captures : (quiet | captures) & r->lines;
+    for (Bitboard left = tested; left;) {
+        Square to = bb_pop(&left);
+        if (!lines_kept(r, b, us, from, to)) {
+            quiet &= ~bb_square(to);
+            captures &= ~bb_square(to);
+        }
+    }
+    *targets ^= quiet | captures;
+    while (quiet)
+        sum += (uint64_t)reuse_partial(r, b, geo, us, rights, from, bb_pop(&quiet));
     while (captures)
         sum += (uint64_t)reuse_capture(r, b, geo, us, rights, from, bb_pop(&captures));
     return sum;
@@ -568,7 +618,7 @@ static ALWAYS_INLINE uint64_t men_moves(const BulkBoard *b, const Position *geo,
             sum += (uint64_t)(bb_count(single) + bb_count(west) + bb_count(east));
         sum += (uint64_t)bb_count(twice);
     } else {
-        if (mode == MODE_REPLIES && r->hard != BB_ALL) {
+        if (mode == MODE_REPLIES && r->active) {
             /* Quiet pushes, giving no check and (double pushes) leaving no e.p. square. */
             Bitboard their_pawns = b->pawns & theirs;
             Bitboard quiet_single = single & ~r->pawn_checks & ~bb_rank_relative(us, RANK_8);
@@ -576,7 +626,7 @@ static ALWAYS_INLINE uint64_t men_moves(const BulkBoard *b, const Position *geo,
             sum += reuse_pawn_moves(r, b, geo, us, rights, &single, quiet_single, forward_step(us));
             sum += reuse_pawn_moves(r, b, geo, us, rights, &twice, quiet_twice, 2 * forward_step(us));
             /* Captures giving no check and promoting nothing. */
-            Bitboard plain = ~r->pawn_checks & ~r->capture_hard & ~bb_rank_relative(us, RANK_8);
+            Bitboard plain = ~r->pawn_checks & ~r->castle_rooks & ~bb_rank_relative(us, RANK_8);
             sum += reuse_pawn_moves(r, b, geo, us, rights, &west, west & plain, forward_west_step(us));
             sum += reuse_pawn_moves(r, b, geo, us, rights, &east, east & plain, forward_east_step(us));
         }
@@ -685,7 +735,8 @@ static ALWAYS_INLINE uint64_t generate(const BulkBoard *b, const Position *geo, 
         r.guard_king = atk_king(king);
     }
     /* Reuse needs us out of check: else the unchanged board lets them take our king. */
-    r.hard = r.any = r.capture_hard = BB_ALL;
+    r.active = false;
+    r.any = r.lines = r.castle_rooks = BB_ALL;
     if (mode == MODE_REPLIES && !t.checkers)
         reuse_setup(&r, b, geo, us, rights);
     uint64_t sum = king_moves(b, geo, us, castles, rights, mode, depth, &r, king, t.checkers, guarded);
@@ -809,7 +860,8 @@ int gen_count_legal(const Position *pos) {
     return count_node(&b, pos);
 }
 
-int gen_count_after(const Position *pos, Move m) {
+/* The child legal move `m` leads to, built from the parent's bitboards. */
+static BulkBoard board_after(const Position *pos, Move m) {
     BulkBoard b = board_of(pos), c;
     Color us = pos->side, them = !us;
     Square from = move_from(m), to = move_to(m);
@@ -849,7 +901,17 @@ int gen_count_after(const Position *pos, Move m) {
         break;
     }
     }
+    return c;
+}
+
+int gen_count_after(const Position *pos, Move m) {
+    BulkBoard c = board_after(pos, m);
     return count_node(&c, pos);
+}
+
+uint64_t gen_count_replies_after(const Position *pos, Move m) {
+    BulkBoard c = board_after(pos, m);
+    return replies(&c, pos);
 }
 
 uint64_t gen_count_replies(const Position *pos) {

@@ -42,6 +42,9 @@ int gen_count_after(const Position *pos, Move m);
  * without listing or making any move. */
 uint64_t gen_count_replies(const Position *pos);
 
+/* perft(2) of the child legal move `m` leads to, without making m (as gen_count_after). */
+uint64_t gen_count_replies_after(const Position *pos, Move m);
+
 /* perft(depth) without hashing: the number of legal move sequences of length `depth`
  * (1 for depth 0), counted in bulk with no move listed or made (bulk.c). */
 uint64_t gen_count_perft(const Position *pos, int depth);

@@ -59,7 +59,6 @@ static inline void pending_prefetch(const Table *table2, const Pending *p) {
 static Count count_pending(PerftSearch *s, Pending *p, const Pending *ahead, const Table *table3,
                            const Table *table2) {
     Count nodes = 0;
-    Undo undo;
     if (ahead)
         pending_prefetch(table2, ahead);
     for (int i = 0; i < p->list.count; i++) {
@@ -70,10 +69,8 @@ static Count count_pending(PerftSearch *s, Pending *p, const Pending *ahead, con
             nodes += stored;
             continue;
         }
-        pos_make_move(&p->pos, p->list.moves[i], &undo);
-        uint64_t n = gen_count_replies(&p->pos);
+        uint64_t n = gen_count_replies_after(&p->pos, p->list.moves[i]);
         table_store(table2, p->keys[i], n, &s->counters[2]);
-        pos_unmake_move(&p->pos, p->list.moves[i], &undo);
         nodes += n;
     }
     publish(s, nodes);

@@ -164,6 +164,8 @@ Test(movegen, counting_after_a_move_equals_making_it_and_counting) {
             Undo undo;
             pos_make_move(&child, list.moves[i], &undo);
             cr_assert_eq(gen_count_after(&pos, list.moves[i]), gen_count_legal(&child), "%s move %d", fens[f], i);
+            cr_assert_eq(gen_count_replies_after(&pos, list.moves[i]), gen_count_replies(&child), "%s move %d", fens[f],
+                         i);
         }
     }
 }
