@@ -44,7 +44,8 @@ static bool armed;         /* count and fail allocations only inside armed_run *
 static long allocations;   /* allocations seen while armed */
 static long fail_at;       /* the allocation that fails (1-based); 0: none */
 static bool refuse_mmap;   /* every mmap fails, as under a tight limit */
-static bool refuse_madvise; /* every madvise fails, as without transparent huge pages */
+static bool refuse_madvise; /* every madvise fails, as without transparent huge pages,
+                               and so does a map from the reserved pool, as without one */
 static long madvise_calls;
 
 void *__real_calloc(size_t count, size_t size);
@@ -76,7 +77,7 @@ void *__wrap_aligned_alloc(size_t alignment, size_t size) {
 }
 
 void *__wrap_mmap(void *address, size_t length, int protection, int flags, int fd, off_t offset) {
-    if (armed && refuse_mmap) {
+    if (armed && (refuse_mmap || (refuse_madvise && (flags & MAP_HUGETLB)))) {
         errno = ENOMEM;
         return MAP_FAILED;
     }
@@ -85,7 +86,7 @@ void *__wrap_mmap(void *address, size_t length, int protection, int flags, int f
 
 /* What mmap is called under with 64-bit file offsets (meson's default). */
 void *__wrap_mmap64(void *address, size_t length, int protection, int flags, int fd, off_t offset) {
-    if (armed && refuse_mmap) {
+    if (armed && (refuse_mmap || (refuse_madvise && (flags & MAP_HUGETLB)))) {
         errno = ENOMEM;
         return MAP_FAILED;
     }
