@@ -374,22 +374,14 @@ static NOINLINE int reuse_capture(Reuse *r, const BulkBoard *b, const Position *
 }
 
 /* Whether our move from `from` to `to` (a capture or not) leaves their king unchecked
- * by our sliders and their pin rays exactly as on the unchanged board (r->pin_*, so
- * filled first): then the parts' recount holds on and next to their king's lines. */
-static ALWAYS_INLINE bool lines_kept(const Reuse *r, const BulkBoard *b, Color us, Square from, Square to) {
-    Bitboard from_bb = bb_square(from), from_to = from_bb | bb_square(to), ours = b->color[us] ^ from_to;
-    Bitboard occupied = (b->color[WHITE] | b->color[BLACK] | bb_square(to)) ^ from_bb;
-    Bitboard straight = (b->straight & b->color[us]) ^ (b->straight & from_bb ? from_to : 0);
-    Bitboard diagonal = (b->diagonal & b->color[us]) ^ (b->diagonal & from_bb ? from_to : 0);
-    Square king = bb_first(b->kings & b->color[!us]);
-    Bitboard checkers = 0, ray = 0, pin_straight = 0, pin_diagonal = 0;
-    Bitboard snipers = atk_rook_empty(king) & straight;
-    if (snipers)
-        gen_snipers(king, atk_rook(king, ours) & snipers, occupied, &checkers, &ray, &pin_straight);
-    snipers = atk_bishop_empty(king) & diagonal;
-    if (snipers)
-        gen_snipers(king, atk_bishop(king, ours) & snipers, occupied, &checkers, &ray, &pin_diagonal);
-    return !checkers && pin_straight == r->pin_straight && pin_diagonal == r->pin_diagonal;
+ * and their pin rays exactly as on the unchanged board (r->pin_*, so filled first):
+ * then the parts' recount holds on and next to their king's lines. */
+static ALWAYS_INLINE bool lines_kept(const Reuse *r, const BulkBoard *b, const Position *geo, Color us, bool rights,
+                                     Square from, Square to) {
+    BulkBoard c;
+    child_plain(&c, b, geo, us, rights, from, to);
+    Threats t = find_threats(&c, !us, bb_first(c.kings & c.color[!us]));
+    return !t.checkers && t.pin_straight == r->pin_straight && t.pin_diagonal == r->pin_diagonal;
 }
 
 /* The children of one man's quiet moves and captures to `targets` that reuse can count:
@@ -417,7 +409,7 @@ static ALWAYS_INLINE uint64_t reuse_moves(Reuse *r, const BulkBoard *b, const Po
     Bitboard tested = from_bb & r->lines ? quiet | captures : (quiet | captures) & r->lines;
     for (Bitboard left = tested; left;) {
         Square to = bb_pop(&left);
-        if (!lines_kept(r, b, us, from, to)) {
+        if (!lines_kept(r, b, geo, us, rights, from, to)) {
             quiet &= ~bb_square(to);
             captures &= ~bb_square(to);
         }
