@@ -213,6 +213,7 @@ static bool print_json(Cli *cli, const CountOptions *o, const Position *pos, con
     json_set(doc, "position", json_position(pos));
     json_set(doc, "depth", json_integer(run->depth));
     json_set(doc, "options", report_options_json(&o->run, run->threads));
+    json_set(doc, "table_memory", json_string(table_memory_name(driver->tables.kind)));
     json_set(doc, "status", json_string(run_status_text(run->status)));
     json_set(doc, "complete", json_boolean(run->complete));
     json_set(doc, "total", json_count(run->total));

@@ -6,6 +6,7 @@
  * rank 0's own batches; a worker rank's main thread asks, counts, and asks again.
  * Batches shrink as the queue empties (a share of what is left per rank), so every
  * rank is busy to the end; units are handed out largest first, as the plan lists them. */
+#define _GNU_SOURCE /* memfd_create */
 #include "dist.h"
 
 #include <errno.h>
@@ -25,6 +26,8 @@
 enum { TAG_REQUEST = 1, TAG_BATCH = 2, MAX_BATCH = 256, WORDS_PER_RESULT = 3 };
 /* Shared tables from this size on are told when /dev/shm gives them small pages. */
 #define SHM_HUGE_NOTE_BYTES ((size_t)512 << 20)
+/* Shared tables are mapped in whole huge pages (the pool's are 2 MiB). */
+#define SHARED_PAGE_BYTES ((size_t)2 << 20)
 
 bool dist_init(int *argc, char ***argv, char *error, size_t error_size) {
     int provided = 0;
@@ -305,24 +308,71 @@ static bool shm_has_huge_pages(void) {
     return huge;
 }
 
+/* Maps one shared object of `length` bytes on every rank of `node`: from the reserved
+ * huge-page pool (`pool`: a memfd of hugetlb pages, which the node's first rank makes
+ * and the others open through its /proc entry, so no hugetlbfs mount is needed), or
+ * from /dev/shm. The pool's pages are reserved when the first rank maps them, so a
+ * short pool fails here, never in the middle of the run. Returns the mapping when every
+ * rank of the node has it, else MAP_FAILED on all of them; nothing is left behind
+ * either way. Collective over `node`. */
+static void *map_node_shared(MPI_Comm node, int node_rank, size_t length, bool pool) {
+    char name[64] = "";
+    int fd = -1, made = 0;
+    void *memory = MAP_FAILED;
+    if (node_rank == 0) {
+        if (pool) {
+#ifdef MFD_HUGETLB
+            fd = memfd_create("perftkit-tables", MFD_HUGETLB | MFD_CLOEXEC);
+            snprintf(name, sizeof name, "/proc/%ld/fd/%d", (long)getpid(), fd);
+#endif
+        } else {
+            snprintf(name, sizeof name, "/perftkit-tables-%ld-%d", (long)getpid(), dist_rank());
+            fd = shm_open(name, O_RDWR | O_CREAT | O_EXCL, 0600);
+        }
+        if (fd >= 0 && ftruncate(fd, (off_t)length) == 0)
+            memory = mmap(NULL, length, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
+        made = memory != MAP_FAILED && (pool || populate_shared(fd, memory, length));
+    }
+    MPI_Bcast(&made, 1, MPI_INT, 0, node);
+    MPI_Bcast(name, sizeof name, MPI_CHAR, 0, node);
+    if (made && node_rank != 0 && (fd = pool ? open(name, O_RDWR | O_CLOEXEC) : shm_open(name, O_RDWR, 0)) >= 0)
+        memory = mmap(NULL, length, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
+    if (!made && memory != MAP_FAILED) {
+        munmap(memory, length);
+        memory = MAP_FAILED;
+    }
+    int mapped = memory != MAP_FAILED, all_mapped = 0;
+    MPI_Allreduce(&mapped, &all_mapped, 1, MPI_INT, MPI_MIN, node);
+    /* Only now: the memfd's /proc entry lives while the first rank holds it open. */
+    if (fd >= 0)
+        close(fd);
+    if (node_rank == 0 && !pool && name[0])
+        shm_unlink(name);
+    if (!all_mapped && memory != MAP_FAILED) {
+        munmap(memory, length);
+        memory = MAP_FAILED;
+    }
+    return memory;
+}
+
 /* Ranks on one machine share one set of tables, as threads do: the node's first rank
- * makes a POSIX shared-memory object of the size every rank asked for (--hash is then
- * per machine, not per rank), the others map the same object, and each rank's own
- * tables are given up. The object's name is removed as soon as all have mapped it, so
- * nothing is left behind. Where it cannot be made (no room in /dev/shm), every rank
- * keeps its own tables and rank 0 says so. Collective. */
+ * makes a shared object of the size every rank asked for (--hash is then per machine,
+ * not per rank), the others map the same object, and each rank's own tables are given
+ * up first, so that the pool's pages they held can go to the shared set. The object
+ * comes from the reserved huge-page pool when it has room, else from /dev/shm; where
+ * neither has room, every rank maps its own tables again and rank 0 says so. Collective. */
 static void share_tables(Driver *driver) {
     MPI_Comm node;
     int node_rank = 0, node_size = 1;
     MPI_Comm_split_type(MPI_COMM_WORLD, MPI_COMM_TYPE_SHARED, 0, MPI_INFO_NULL, &node);
     MPI_Comm_rank(node, &node_rank);
     MPI_Comm_size(node, &node_size);
-    size_t length = driver->tables.bytes;
-    int have = driver->tables.memory && !driver->tables.adopted, all_have = 0;
+    TableMemory kind = driver->tables.kind;
+    int have = kind == TABLE_MEMORY_ORDINARY || kind == TABLE_MEMORY_POOL, all_have = 0;
     MPI_Allreduce(&have, &all_have, 1, MPI_INT, MPI_MIN, node);
     /* Each rank sized its tables itself (free memory, refusals): one layout for all, or
-     * every rank keeps its own, as a longer mapping than the object would fault. */
-    unsigned long long mine = length, shortest = 0, longest = 0;
+     * every rank keeps its own, as a longer layout than the object would fault. */
+    unsigned long long mine = driver->tables.span, shortest = 0, longest = 0;
     MPI_Allreduce(&mine, &shortest, 1, MPI_UNSIGNED_LONG_LONG, MPI_MIN, node);
     MPI_Allreduce(&mine, &longest, 1, MPI_UNSIGNED_LONG_LONG, MPI_MAX, node);
     if (node_size > 1 && all_have && shortest != longest && dist_rank() == 0)
@@ -332,41 +382,28 @@ static void share_tables(Driver *driver) {
         MPI_Comm_free(&node);
         return;
     }
-    char name[64] = "";
-    int fd = -1, made = 0;
-    void *memory = MAP_FAILED;
-    if (node_rank == 0) {
-        snprintf(name, sizeof name, "/perftkit-tables-%ld-%d", (long)getpid(), dist_rank());
-        fd = shm_open(name, O_RDWR | O_CREAT | O_EXCL, 0600);
-        if (fd >= 0 && ftruncate(fd, (off_t)length) == 0)
-            memory = mmap(NULL, length, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
-        made = memory != MAP_FAILED && populate_shared(fd, memory, length);
+    size_t length = (driver->tables.span + SHARED_PAGE_BYTES - 1) / SHARED_PAGE_BYTES * SHARED_PAGE_BYTES;
+    table_set_unmap(&driver->tables);
+    MPI_Barrier(node); /* every rank's pool pages are back before the first rank asks */
+    bool pool = true;
+    void *memory = map_node_shared(node, node_rank, length, true);
+    if (memory == MAP_FAILED) {
+        pool = false;
+        memory = map_node_shared(node, node_rank, length, false);
     }
-    MPI_Bcast(&made, 1, MPI_INT, 0, node);
-    MPI_Bcast(name, sizeof name, MPI_CHAR, 0, node);
-    if (made && node_rank != 0 && (fd = shm_open(name, O_RDWR, 0)) >= 0)
-        memory = mmap(NULL, length, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
-    if (!made && memory != MAP_FAILED) {
-        munmap(memory, length);
-        memory = MAP_FAILED;
-    }
-    if (fd >= 0)
-        close(fd);
-    int mapped = memory != MAP_FAILED, all_mapped = 0;
-    MPI_Allreduce(&mapped, &all_mapped, 1, MPI_INT, MPI_MIN, node);
-    if (node_rank == 0 && name[0])
-        shm_unlink(name);
-    if (all_mapped) {
-        table_set_adopt(&driver->tables, memory);
-        if (dist_rank() == 0 && length >= SHM_HUGE_NOTE_BYTES && !shm_has_huge_pages())
+    if (memory != MAP_FAILED) {
+        table_set_adopt(&driver->tables, memory, length, pool);
+        if (!pool && dist_rank() == 0 && length >= SHM_HUGE_NOTE_BYTES && !shm_has_huge_pages())
             fprintf(stderr, "perft-mpi: /dev/shm gives the shared tables 4 KiB pages, which slows them by about "
-                            "a third; for huge pages: mount -o remount,huge=advise /dev/shm\n");
+                            "a third; for huge pages: mount -o remount,huge=advise /dev/shm, or reserve a pool "
+                            "(vm.nr_hugepages)\n");
     } else {
-        if (mapped)
-            munmap(memory, length);
+        char error[160];
         if (dist_rank() == 0)
-            fprintf(stderr, "perft-mpi: no room for %zu MB of shared tables in /dev/shm: each rank keeps its own\n",
-                    length >> 20);
+            fprintf(stderr, "perft-mpi: no room for %zu MB of shared tables in the huge-page pool or /dev/shm: "
+                            "each rank keeps its own\n", length >> 20);
+        if (!table_set_map(&driver->tables, error, sizeof error))
+            fprintf(stderr, "perft-mpi: rank %d: %s: it counts without tables\n", dist_rank(), error);
     }
     MPI_Comm_free(&node);
 }

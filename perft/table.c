@@ -41,60 +41,87 @@ static void *map_reserved_huge_pages(size_t *length) {
     return NULL;
 }
 
+/* Lays the tables out in `memory`, depth 2 first, each the size the layout gave it. */
+static void place(TableSet *set, void *memory) {
+    TableBucket *next = memory;
+    for (int depth = 2; depth <= TABLE_MAX_DEPTH && set->by_depth[depth].bucket_count; depth++) {
+        set->by_depth[depth].buckets = next;
+        next += set->by_depth[depth].bucket_count;
+    }
+    set->memory = memory;
+}
+
 bool table_set_create(TableSet *set, size_t bytes, char *error, size_t error_size) {
     memset(set, 0, sizeof *set);
     _Static_assert(sizeof(TableBucket) == sizeof(NarrowBucket), "one bucket size for both kinds");
     uint64_t budget = bytes / sizeof(TableBucket), total = 0;
-    uint64_t buckets[TABLE_MAX_DEPTH + 1] = {0};
     for (int depth = 2; depth <= TABLE_MAX_DEPTH; depth++) {
         uint64_t n = (budget - total) / 2;
         if (n < TABLE_MIN_BUCKETS)
             break;
-        buckets[depth] = n;
+        set->by_depth[depth] = (Table){NULL, n, narrow_count_bits(depth), region_bits(n)};
         total += n;
     }
-    if (total == 0)
-        return true; /* too little memory for any table: counting runs unhashed */
-    size_t length = (size_t)total * sizeof(TableBucket);
+    set->span = (size_t)total * sizeof(TableBucket);
+    return total == 0 || table_set_map(set, error, error_size); /* no room for a table: counting runs unhashed */
+}
+
+bool table_set_map(TableSet *set, char *error, size_t error_size) {
+    size_t length = set->span;
     void *memory = map_reserved_huge_pages(&length);
+    set->kind = TABLE_MEMORY_POOL;
     if (!memory) {
+        length = set->span;
         memory = mmap(NULL, length, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
         if (memory == MAP_FAILED) {
             snprintf(error, error_size, "cannot allocate %zu MB of hash tables: %s", length >> 20, strerror(errno));
+            set->kind = TABLE_MEMORY_NONE;
             return false;
         }
 #ifdef MADV_HUGEPAGE
         madvise(memory, length, MADV_HUGEPAGE);
 #endif
+        set->kind = TABLE_MEMORY_ORDINARY;
     }
-    TableBucket *next = memory;
-    for (int depth = 2; depth <= TABLE_MAX_DEPTH && buckets[depth]; depth++) {
-        set->by_depth[depth] = (Table){next, buckets[depth], narrow_count_bits(depth), region_bits(buckets[depth])};
-        next += buckets[depth];
-    }
-    set->memory = memory;
     set->bytes = length;
+    place(set, memory);
     return true;
 }
 
-void table_set_adopt(TableSet *set, void *memory) {
-    for (int depth = 0; depth <= TABLE_MAX_DEPTH; depth++)
-        if (set->by_depth[depth].buckets)
-            set->by_depth[depth].buckets =
-                (char *)memory + ((char *)set->by_depth[depth].buckets - (char *)set->memory);
-    if (set->memory && !set->adopted)
+void table_set_unmap(TableSet *set) {
+    if (set->memory)
         munmap(set->memory, set->bytes);
+    for (int depth = 0; depth <= TABLE_MAX_DEPTH; depth++)
+        set->by_depth[depth].buckets = NULL;
+    set->memory = NULL;
+    set->bytes = 0;
+    set->kind = TABLE_MEMORY_NONE;
+}
+
+void table_set_adopt(TableSet *set, void *memory, size_t bytes, bool pool) {
+    table_set_unmap(set);
 #ifdef MADV_HUGEPAGE
-    madvise(memory, set->bytes, MADV_HUGEPAGE);
+    if (!pool)
+        madvise(memory, bytes, MADV_HUGEPAGE);
 #endif
-    set->memory = memory;
-    set->adopted = true;
+    set->bytes = bytes;
+    set->kind = pool ? TABLE_MEMORY_SHARED_POOL : TABLE_MEMORY_SHARED;
+    place(set, memory);
 }
 
 void table_set_destroy(TableSet *set) {
-    if (set->memory)
-        munmap(set->memory, set->bytes);
+    table_set_unmap(set);
     memset(set, 0, sizeof *set);
+}
+
+const char *table_memory_name(TableMemory kind) {
+    switch (kind) {
+    case TABLE_MEMORY_ORDINARY: return "ordinary memory";
+    case TABLE_MEMORY_POOL: return "reserved huge pages";
+    case TABLE_MEMORY_SHARED: return "shared memory";
+    case TABLE_MEMORY_SHARED_POOL: return "shared reserved huge pages";
+    default: return "none";
+    }
 }
 
 void table_set_clear(TableSet *set) {

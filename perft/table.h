@@ -75,12 +75,22 @@ typedef struct TableCounters {
     uint64_t probes, hits, stores, replacements;
 } TableCounters;
 
-/* The tables of every remaining depth, in one allocation. */
+/* Where a set's memory came from. */
+typedef enum TableMemory {
+    TABLE_MEMORY_NONE,        /* not mapped: no depth is hashed */
+    TABLE_MEMORY_ORDINARY,    /* private, transparent huge pages asked for */
+    TABLE_MEMORY_POOL,        /* private, from the reserved huge-page pool */
+    TABLE_MEMORY_SHARED,      /* shared with other processes (table_set_adopt) */
+    TABLE_MEMORY_SHARED_POOL, /* shared, in pages of the reserved pool */
+} TableMemory;
+
+/* The tables of every remaining depth, in one allocation laid out from depth 2 up. */
 typedef struct TableSet {
     Table by_depth[TABLE_MAX_DEPTH + 1];
     void *memory;
-    size_t bytes;
-    bool adopted; /* the memory came from table_set_adopt (shared with other processes) */
+    size_t span;  /* bytes the tables take */
+    size_t bytes; /* bytes mapped: span, rounded up to whole huge pages from the pool */
+    TableMemory kind;
 } TableSet;
 
 /* Spreads `bytes` over remaining depths 2, 3, ...: depth 2 (the deepest hashed ply,
@@ -95,10 +105,21 @@ typedef struct TableSet {
 bool table_set_create(TableSet *set, size_t bytes, char *error, size_t error_size);
 void table_set_destroy(TableSet *set);
 
-/* Moves a created set's tables to `memory`: set->bytes of zeroed memory mapped by the
- * caller (a mapping other processes share: the tables are lockless, so they may). The
- * set's own memory is unmapped; the new memory is the set's, unmapped on destroy. */
-void table_set_adopt(TableSet *set, void *memory);
+/* Gives the set's memory back and keeps its layout: no depth is hashed until
+ * table_set_map or table_set_adopt places the tables again (empty). */
+void table_set_unmap(TableSet *set);
+
+/* Maps private memory for an unmapped set's layout, as table_set_create does. */
+bool table_set_map(TableSet *set, char *error, size_t error_size);
+
+/* Moves a set's tables (empty) to `memory`: `bytes` (at least set->span) of zeroed
+ * memory mapped by the caller, in pages of the reserved pool when `pool` — a mapping
+ * other processes share: the tables are lockless, so they may. The set's own memory is
+ * unmapped; the new memory is the set's, unmapped on destroy. */
+void table_set_adopt(TableSet *set, void *memory, size_t bytes, bool pool);
+
+/* Where the memory of a set of kind `kind` lives, in words ("reserved huge pages"). */
+const char *table_memory_name(TableMemory kind);
 
 /* Empties every table (for runs that must not profit from earlier ones). */
 void table_set_clear(TableSet *set);
