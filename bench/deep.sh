@@ -30,6 +30,9 @@ esac
 mpi=$(dirname "$(dirname "$perft")")/perft-mpi
 source bench/lib.sh
 banner "perftkit deep-run benchmark (start position perft $depth, --hash $hash MB)"
+# The tables (and perft-mpi's shared set) take the reserved huge-page pool when it holds
+# them: say whether it did, as it changes the times (bench/README.md).
+echo "huge-page pool: $(awk '/HugePages_Free/ {print $2}' /proc/meminfo) free pages of $(cat /proc/sys/vm/nr_hugepages) (vm.nr_hugepages; $((hash / 2)) needed)"
 declare -a one two ranks base
 # Untimed: on this VM the first process to touch freed memory pays the host's page
 # faults (up to 12 s for 4 GiB); a perft 7 with the same tables touches every page.

@@ -131,27 +131,35 @@ void cli_draw_progress(FILE *err, const RunProgress *p) {
     fflush(err);
 }
 
+/* Megabytes free now: MemAvailable (it counts reclaimable cache too, unlike
+ * _SC_AVPHYS_PAGES) and the free pages of the reserved huge-page pool; false when
+ * /proc/meminfo cannot be read. */
+static bool memory_free_mb(long *free_mb, long *pool_mb) {
+    FILE *meminfo = fopen("/proc/meminfo", "r");
+    char line[128];
+    long kb, free_kb = -1, pool_pages = 0, pool_page_kb = 0;
+    while (meminfo && fgets(line, sizeof line, meminfo))
+        if (sscanf(line, "MemAvailable: %ld kB", &kb) == 1)
+            free_kb = kb;
+        else if (sscanf(line, "HugePages_Free: %ld", &kb) == 1)
+            pool_pages = kb;
+        else if (sscanf(line, "Hugepagesize: %ld kB", &kb) == 1)
+            pool_page_kb = kb;
+    if (meminfo)
+        fclose(meminfo);
+    *free_mb = free_kb / 1024;
+    *pool_mb = pool_pages * pool_page_kb / 1024;
+    return free_kb >= 0;
+}
+
 /* Megabytes of memory: the whole machine's, or what is free now: the free memory or the
  * free pages of the reserved huge-page pool, whichever is more (tables are taken whole
  * from the pool when it has room, else from the free memory; never from both). */
 long cli_memory_mb(bool available) {
+    long free_mb, pool_mb;
+    if (available && memory_free_mb(&free_mb, &pool_mb))
+        return free_mb > pool_mb ? free_mb : pool_mb;
     long pages = sysconf(available ? _SC_AVPHYS_PAGES : _SC_PHYS_PAGES), size = sysconf(_SC_PAGESIZE);
-    if (available) { /* MemAvailable counts reclaimable cache too, unlike _SC_AVPHYS_PAGES */
-        FILE *meminfo = fopen("/proc/meminfo", "r");
-        char line[128];
-        long kb, free_kb = -1, pool_pages = 0, pool_page_kb = 0;
-        while (meminfo && fgets(line, sizeof line, meminfo))
-            if (sscanf(line, "MemAvailable: %ld kB", &kb) == 1)
-                free_kb = kb;
-            else if (sscanf(line, "HugePages_Free: %ld", &kb) == 1)
-                pool_pages = kb;
-            else if (sscanf(line, "Hugepagesize: %ld kB", &kb) == 1)
-                pool_page_kb = kb;
-        if (meminfo)
-            fclose(meminfo);
-        if (free_kb >= 0)
-            return (free_kb > pool_pages * pool_page_kb ? free_kb : pool_pages * pool_page_kb) / 1024;
-    }
     return pages > 0 && size > 0 ? (long)((double)pages * (double)size / 1048576.0) : 1024;
 }
 
@@ -196,12 +204,17 @@ static long limit_room_mb(int resource, const char *field) {
 
 /* Megabytes of tables that fit, and why no more (for the message when that is less than
  * asked): the free memory less an eighth (tables are touched as they fill, and memory
- * promised but not there would end the run in the kernel's out-of-memory killer), and
+ * promised but not there would end the run in the kernel's out-of-memory killer) or the
+ * pool's free pages (reserved when mapped: nothing to keep back), and
  * what a limit on the address space or the data (ulimit -v, -d) leaves after room for
  * the threads' stacks and the run's own bookkeeping. */
 static long tables_room_mb(long threads, const char **why) {
-    long free_mb = cli_memory_mb(true), room = free_mb - (free_mb / 8 > 64 ? free_mb / 8 : 64);
+    long free_mb = cli_memory_mb(true), pool_mb = 0, room = free_mb - (free_mb / 8 > 64 ? free_mb / 8 : 64);
     *why = "the free memory";
+    if (memory_free_mb(&free_mb, &pool_mb) && pool_mb - 2 > room) {
+        room = pool_mb - 2; /* the tables are rounded up to whole 2 MB pages */
+        *why = "the free memory or the huge-page pool";
+    }
     long reserve = 128 + 16 * (threads > 0 ? threads : driver_available_threads());
     long address = limit_room_mb(RLIMIT_AS, "VmSize:"), data = limit_room_mb(RLIMIT_DATA, "VmData:");
     if (address < LONG_MAX && address - reserve < room) {

@@ -23,7 +23,7 @@ typedef struct SuiteOptions {
     long max_depth;
     Count max_known;  /* 0: none */
     long count_depth; /* depth counted for positions without known counts */
-    bool chess960, json, tap;
+    bool chess960, json, tap, quiet;
     const char *junit;
     RunOptions run;
 } SuiteOptions;
@@ -142,6 +142,7 @@ static int parse_options(Cli *cli, int argc, char **argv, SuiteOptions *o, CliOp
         CLI_OPT_CHESS960(&o->chess960),
         CLI_OPTS_RUN(&o->run),
         CLI_OPT_JSON(&o->json),
+        CLI_OPT_QUIET(&o->quiet, "text: no line for a position that passed or was skipped\n(failures, counts and the summary stay)"),
         CLI_OPT_FLAG("tap", 0, &o->tap,
                      "TAP (version 13) on stdout instead of text: one test point\nper position and depth"),
         CLI_OPT_STRING("junit", 0, "FILE", &o->junit,
@@ -335,7 +336,7 @@ static void run_record(SuiteRun *r, const SuiteReader *reader, int line, const E
     ++*tally[verdict];
     ++*file_tally[verdict];
     const char *divide_flags = pos.chess960 ? " --chess960" : "";
-    if (r->output == OUTPUT_TEXT)
+    if (r->output == OUTPUT_TEXT && !(r->o->quiet && (verdict == VERDICT_PASS || verdict == VERDICT_SKIPPED)))
         print_text(r, label, record, verdict, depths, n, divide_flags);
     else if (r->output == OUTPUT_TAP)
         print_tap(r, label, record, depths, n, divide_flags);

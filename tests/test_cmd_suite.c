@@ -50,6 +50,21 @@ Test(cmd_suite, checks_known_counts_of_the_files_given) {
     cli_run_free(&run);
 }
 
+Test(cmd_suite, quiet_prints_only_failures_counts_and_the_summary) {
+    char path[64];
+    WRITE_SUITE(path, "4k3/8/8/8/8/8/8/4K2R w K - 0 1 ;D1 15 ;D2 66 ;id rook\n"
+                      "4k3/8/8/8/8/8/8/R3K3 w Q - 0 1 ;D1 16 ;D2 72 ;id queen-side\n"
+                      "4k3/8/8/8/8/8/8/4K3 w - - 0 1\n");
+    CliRun run = cli_run("suite -q -t 1 -d 2 %s", path);
+    unlink(path);
+    cr_assert_eq(run.status, 1, "%s%s", run.out, run.err);
+    cr_expect(!strstr(run.out, "pass  rook"), "a pass printed under -q: %s", run.out);
+    cr_expect(strstr(run.out, "FAIL  queen-side") && strstr(run.out, "depth 2: expected 72, got 71\n"), "%s", run.out);
+    cr_expect(strstr(run.out, "count ") && strstr(run.out, ";D2 25\n"), "a counted position is data: %s", run.out);
+    cr_expect(strstr(run.out, "1 passed, 1 failed"), "%s", run.out);
+    cli_run_free(&run);
+}
+
 Test(cmd_suite, a_mismatch_prints_the_divide_that_reproduces_it) {
     char path[64];
     WRITE_SUITE(path, "4k3/8/8/8/8/8/8/4K2R w K - 0 1 ;D1 15 ;D2 67 ;id rook\n");
