@@ -3,49 +3,9 @@
  * tables took pool pages first), else in /dev/shm; counts exact either way. It raises
  * the machine's pool (vm.nr_hugepages, root only; skipped elsewhere), so it runs alone
  * and gives back what it reserved; its tests run one at a time (CRITERION_JOBS=1). */
-#include "support.h"
-
-#define POOL_PATH "/proc/sys/vm/nr_hugepages"
+#include "pool.h"
 
 TestSuite(mpi_pool, .init = core_setup, .timeout = 300);
-
-static long pool_before = -1;
-
-static long read_pool(void) {
-    FILE *f = fopen(POOL_PATH, "r");
-    long value = -1;
-    if (f) {
-        if (fscanf(f, "%ld", &value) != 1)
-            value = -1;
-        fclose(f);
-    }
-    return value;
-}
-
-static bool write_pool(long pages) {
-    FILE *f = fopen(POOL_PATH, "w");
-    if (!f)
-        return false;
-    bool ok = fprintf(f, "%ld\n", pages) > 0;
-    return fclose(f) == 0 && ok;
-}
-
-static void give_back_pool(void) {
-    if (pool_before >= 0)
-        write_pool(pool_before);
-    pool_before = -1;
-}
-
-/* Raises the pool by `pages` free 2 MiB pages, or skips the test where it cannot. */
-static void reserve(long pages) {
-    long before = read_pool();
-    if (before < 0 || !write_pool(before + pages)) {
-        cr_skip_test("cannot reserve huge pages here (%s needs root and hugetlbfs)", POOL_PATH);
-        return;
-    }
-    pool_before = before;
-    cr_assert_eq(read_pool(), before + pages, "the kernel reserved fewer huge pages (memory fragmented?)");
-}
 
 /* `mpirun -np 2 perft-mpi count -d 6 --hash 64 --json`: exact, and where its tables were. */
 static void expect_tables_in(const char *where) {
@@ -58,14 +18,14 @@ static void expect_tables_in(const char *where) {
     cr_expect(strstr(r.out, field), "expected %s in:\n%s", field, r.out);
 }
 
-Test(mpi_pool, two_ranks_share_one_set_in_a_pool_that_holds_one, .fini = give_back_pool) {
+Test(mpi_pool, two_ranks_share_one_set_in_a_pool_that_holds_one, .fini = pool_give_back) {
     /* 64 MB of tables are 32 pages: the first rank's own tables take them, the second
      * rank's do not fit beside them, and the shared set must get them back. */
-    reserve(40);
+    pool_raise(40);
     expect_tables_in("shared reserved huge pages");
 }
 
-Test(mpi_pool, a_short_pool_leaves_the_shared_set_in_dev_shm, .fini = give_back_pool) {
-    reserve(8);
+Test(mpi_pool, a_short_pool_leaves_the_shared_set_in_dev_shm, .fini = pool_give_back) {
+    pool_raise(8);
     expect_tables_in("shared memory");
 }

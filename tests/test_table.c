@@ -1,38 +1,15 @@
 /* test_table.c — where the tables' memory comes from: the kernel's pool of reserved
  * huge pages when it has room (vm.nr_hugepages; counts exact there), ordinary memory
  * with transparent huge pages otherwise. The pool is the machine's, so this program
- * runs alone (meson: is_parallel false) and gives back what it reserved. */
-#include "support.h"
+ * runs alone (meson: is_parallel false), one test at a time, and gives back what it
+ * reserved (pool.h). */
+#include "pool.h"
 
 #include <stdint.h>
 
 #include "../perft/driver.h"
 
-#define POOL_PATH "/proc/sys/vm/nr_hugepages"
-
 TestSuite(table, .init = core_setup, .timeout = 300);
-
-/* The pool's size before a test raised it, or -1 when the test left it alone. */
-static long pool_before = -1;
-
-static long read_number(const char *path) {
-    FILE *f = fopen(path, "r");
-    long value = -1;
-    if (f) {
-        if (fscanf(f, "%ld", &value) != 1)
-            value = -1;
-        fclose(f);
-    }
-    return value;
-}
-
-static bool write_number(const char *path, long value) {
-    FILE *f = fopen(path, "w");
-    if (!f)
-        return false;
-    bool ok = fprintf(f, "%ld\n", value) > 0;
-    return fclose(f) == 0 && ok;
-}
 
 /* A line of /proc/meminfo, such as "HugePages_Free", or -1. */
 static long meminfo(const char *field) {
@@ -46,12 +23,6 @@ static long meminfo(const char *field) {
     if (f)
         fclose(f);
     return value;
-}
-
-static void give_back_pool(void) {
-    if (pool_before >= 0)
-        write_number(POOL_PATH, pool_before);
-    pool_before = -1;
 }
 
 /* The kernel page size, in kB, of the mapping that holds `address` (/proc/self/smaps),
@@ -95,13 +66,8 @@ static void counts_exact(Driver *driver) {
     }
 }
 
-Test(table, takes_reserved_huge_pages_when_the_pool_has_room, .fini = give_back_pool) {
-    long before = read_number(POOL_PATH);
-    if (before < 0 || !write_number(POOL_PATH, before + 64)) {
-        cr_skip_test("cannot reserve huge pages here (%s needs root and hugetlbfs)", POOL_PATH);
-        return;
-    }
-    pool_before = before;
+Test(table, takes_reserved_huge_pages_when_the_pool_has_room, .fini = pool_give_back) {
+    pool_raise(64);
     cr_assert_geq(meminfo("HugePages_Free"), 64, "the kernel reserved no huge pages (memory fragmented?)");
     Driver driver;
     char error[160];
