@@ -209,9 +209,14 @@ static long limit_room_mb(int resource, const char *field) {
  * what a limit on the address space or the data (ulimit -v, -d) leaves after room for
  * the threads' stacks and the run's own bookkeeping. */
 static long tables_room_mb(long threads, const char **why) {
-    long free_mb = cli_memory_mb(true), pool_mb = 0, room = free_mb - (free_mb / 8 > 64 ? free_mb / 8 : 64);
+    long free_mb, pool_mb;
+    if (!memory_free_mb(&free_mb, &pool_mb)) {
+        free_mb = cli_memory_mb(true);
+        pool_mb = 0;
+    }
+    long room = free_mb - (free_mb / 8 > 64 ? free_mb / 8 : 64);
     *why = "the free memory";
-    if (memory_free_mb(&free_mb, &pool_mb) && pool_mb - 2 > room) {
+    if (pool_mb - 2 > room) {
         room = pool_mb - 2; /* the tables are rounded up to whole 2 MB pages */
         *why = "the free memory or the huge-page pool";
     }

@@ -26,8 +26,6 @@
 enum { TAG_REQUEST = 1, TAG_BATCH = 2, MAX_BATCH = 256, WORDS_PER_RESULT = 3 };
 /* Shared tables from this size on are told when /dev/shm gives them small pages. */
 #define SHM_HUGE_NOTE_BYTES ((size_t)512 << 20)
-/* Shared tables are mapped in whole huge pages (the pool's are 2 MiB). */
-#define SHARED_PAGE_BYTES ((size_t)2 << 20)
 
 bool dist_init(int *argc, char ***argv, char *error, size_t error_size) {
     int provided = 0;
@@ -382,7 +380,7 @@ static void share_tables(Driver *driver) {
         MPI_Comm_free(&node);
         return;
     }
-    size_t length = (driver->tables.span + SHARED_PAGE_BYTES - 1) / SHARED_PAGE_BYTES * SHARED_PAGE_BYTES;
+    size_t length = table_huge_page_round(driver->tables.span);
     table_set_unmap(&driver->tables);
     MPI_Barrier(node); /* every rank's pool pages are back before the first rank asks */
     bool pool = true;

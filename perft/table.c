@@ -28,8 +28,7 @@ static int region_bits(uint64_t buckets) {
  * MAP_NORESERVE the pages are reserved at once, so a short pool fails here, never later. */
 static void *map_reserved_huge_pages(size_t *length) {
 #ifdef MAP_HUGETLB
-    const size_t huge = (size_t)TABLE_REGION_BUCKETS * sizeof(TableBucket);
-    size_t rounded = (*length + huge - 1) / huge * huge;
+    size_t rounded = table_huge_page_round(*length);
     void *memory = mmap(NULL, rounded, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_HUGETLB, -1, 0);
     if (memory != MAP_FAILED) {
         *length = rounded;
@@ -69,20 +68,19 @@ bool table_set_create(TableSet *set, size_t bytes, char *error, size_t error_siz
 bool table_set_map(TableSet *set, char *error, size_t error_size) {
     size_t length = set->span;
     void *memory = map_reserved_huge_pages(&length);
-    set->kind = TABLE_MEMORY_POOL;
+    TableMemory kind = TABLE_MEMORY_POOL;
     if (!memory) {
-        length = set->span;
         memory = mmap(NULL, length, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
         if (memory == MAP_FAILED) {
             snprintf(error, error_size, "cannot allocate %zu MB of hash tables: %s", length >> 20, strerror(errno));
-            set->kind = TABLE_MEMORY_NONE;
             return false;
         }
 #ifdef MADV_HUGEPAGE
         madvise(memory, length, MADV_HUGEPAGE);
 #endif
-        set->kind = TABLE_MEMORY_ORDINARY;
+        kind = TABLE_MEMORY_ORDINARY;
     }
+    set->kind = kind;
     set->bytes = length;
     place(set, memory);
     return true;

@@ -75,6 +75,13 @@ typedef struct TableCounters {
     uint64_t probes, hits, stores, replacements;
 } TableCounters;
 
+/* `bytes` rounded up to whole huge pages (a region, TABLE_REGION_BUCKETS buckets): the
+ * length of a set's memory in the reserved pool, whether private or shared. */
+static inline size_t table_huge_page_round(size_t bytes) {
+    const size_t page = (size_t)TABLE_REGION_BUCKETS * sizeof(TableBucket);
+    return (bytes + page - 1) / page * page;
+}
+
 /* Where a set's memory came from. */
 typedef enum TableMemory {
     TABLE_MEMORY_NONE,        /* not mapped: no depth is hashed */
