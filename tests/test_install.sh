@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # test_install.sh BUILD_DIR PREFIX VERSION SOVERSION CC SANITIZE EXAMPLE — installs the
 # build into a temporary --destdir and checks what a user of the installed copy gets:
-# the library (shared with its soname, exporting only perftkit_*; static), the headers,
+# the library (shared with its soname, exporting only perftkit_*; static, with only
+# perftkit_* global and no LTO bytecode), the headers,
 # perftkit.pc, the man page and the bash completion; then builds examples/perft_example.c
 # with pkg-config against that tree, shared and static, runs both and checks their counts.
 set -euo pipefail
@@ -79,3 +80,29 @@ if ldd "$root/example-static" | grep -q libperftkit; then fail "the static examp
 out=$("$root/example-static") || fail "the example (static) exited with $?"
 check_output "$out"
 echo "example (static): counts as known"
+
+# The static library defines no global name but perftkit_*, and holds machine code, not
+# a compiler's LTO bytecode.
+globals=$(nm -g --defined-only "$libdir/libperftkit.a" | awk 'NF == 3 {print $3}')
+[ -n "$globals" ] || fail "libperftkit.a defines no global symbol"
+others=$(grep -v '^perftkit_' <<<"$globals" || true)
+[ -z "$others" ] || fail "libperftkit.a defines more than perftkit_*: $(echo $others | head -c 300)"
+missing=$(comm -23 <(echo "$declared") <(echo "$globals" | sort -u))
+[ -z "$missing" ] || fail "declared in perftkit.h but not in libperftkit.a: $missing"
+if objdump -h "$libdir/libperftkit.a" | grep -q '\.gnu\.lto_'; then fail "libperftkit.a holds LTO bytecode"; fi
+echo "libperftkit.a: $(wc -w <<<"$globals") global symbols, all perftkit_*"
+
+# So a program with names of its own like perftkit's internal ones links it statically
+# and both keep their own.
+cat >"$root/clash.c" <<'CLASH'
+int core_init = 7;                  /* perftkit's is a function */
+long perft_count(void) { return 42; }
+const char *gen_legal(void) { return "mine"; }
+CLASH
+$cc -std=c17 -c "$root/clash.c" -o "$root/clash.o"
+$cc -std=c17 -Wall -Wextra -pedantic -Werror "$example" "$root/clash.o" -o "$root/example-clash" \
+    $(pkg-config --cflags perftkit) "$libdir/libperftkit.a" $static_libs ||
+    fail "a program defining core_init, perft_count and gen_legal does not link libperftkit.a"
+out=$("$root/example-clash") || fail "the example linked beside clashing names exited with $?"
+check_output "$out"
+echo "example (static, beside its own core_init, perft_count and gen_legal): counts as known"
