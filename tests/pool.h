@@ -1,9 +1,13 @@
 /* pool.h — the machine's pool of reserved huge pages (vm.nr_hugepages) for the tests
- * that need one: raised by a test (root only: skipped elsewhere) and given back by its
- * .fini. The pool is the machine's, so such tests run alone (meson: is_parallel false)
+ * that need a known number of free pages in it: sized by a test (root only: skipped
+ * elsewhere) and given back by its .fini. The pool is the machine's, so such tests run alone (meson: is_parallel false)
  * and one at a time. */
 #ifndef PERFTKIT_TEST_POOL_H
 #define PERFTKIT_TEST_POOL_H
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
 
 #include "support.h"
 
@@ -31,18 +35,38 @@ static bool pool_set(long pages) {
     return fclose(f) == 0 && ok;
 }
 
-/* Raises the pool by `pages` 2 MiB pages, or skips the test where it cannot. */
-static void pool_raise(long pages) {
-    long before = pool_pages();
-    if (before < 0 || !pool_set(before + pages)) {
-        cr_skip_test("cannot reserve huge pages here (%s needs root and hugetlbfs)", POOL_PATH);
+/* A line of /proc/meminfo, such as "HugePages_Free", or -1. */
+static long meminfo(const char *field) {
+    FILE *f = fopen("/proc/meminfo", "r");
+    char line[256];
+    long value = -1;
+    size_t n = strlen(field);
+    while (f && fgets(line, sizeof line, f))
+        if (!strncmp(line, field, n) && line[n] == ':')
+            value = strtol(line + n + 1, NULL, 10);
+    if (f)
+        fclose(f);
+    return value;
+}
+
+static long pool_free_pages(void) { return meminfo("HugePages_Free"); }
+
+/* Sizes the pool so that exactly `pages` 2 MiB pages of it are free, whatever the
+ * machine had reserved before (pages in use stay), or skips the test where it cannot;
+ * nothing is changed when exactly that many are free already. */
+static void pool_make_free(long pages) {
+    long before = pool_pages(), free_pages = pool_free_pages();
+    if (free_pages == pages)
+        return;
+    if (before < 0 || free_pages < 0 || !pool_set(before - free_pages + pages)) {
+        cr_skip_test("cannot size the pool of huge pages here (%s needs root and hugetlbfs)", POOL_PATH);
         return;
     }
     pool_before = before;
-    cr_assert_eq(pool_pages(), before + pages, "the kernel reserved fewer huge pages (memory fragmented?)");
+    cr_assert_eq(pool_free_pages(), pages, "the kernel reserved fewer huge pages (memory fragmented?)");
 }
 
-/* A .fini: the pool back to its size before pool_raise. */
+/* A .fini: the pool back to its size before pool_make_free. */
 static void pool_give_back(void) {
     if (pool_before >= 0)
         pool_set(pool_before);

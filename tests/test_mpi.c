@@ -131,23 +131,3 @@ Test(mpi, a_verification_run_over_ranks_checks_both_key_sets, .timeout = 600) {
     cr_expect(strstr(r.out, "119060324"), "%s", r.out);
 }
 
-/* Whether this machine's /dev/shm is mounted with huge pages (tmpfs's huge= option). */
-static bool dev_shm_has_huge_pages(void) {
-    Run r = run_command("awk '$2 == \"/dev/shm\" { print $4 }' /proc/self/mounts");
-    return strstr(r.out, "huge=") && !strstr(r.out, "huge=never");
-}
-
-Test(mpi, large_shared_tables_say_when_dev_shm_gives_them_small_pages, .timeout = 300) {
-    Run r = run_command("%s --allow-run-as-root --oversubscribe -np 2 %s count -q -d 4 -t 1 --hash 600 2>&1", mpirun(),
-                        mpi_bin());
-    cr_assert_eq(r.status, 0, "%s", r.out);
-    cr_expect(strstr(r.out, "197281\n"), "%s", r.out);
-    const char *note = "perft-mpi: /dev/shm gives the shared tables 4 KiB pages";
-    if (dev_shm_has_huge_pages())
-        cr_expect(!strstr(r.out, note), "/dev/shm has huge pages, yet: %s", r.out);
-    else
-        cr_expect(strstr(r.out, note) && strstr(r.out, "mount -o remount,huge=advise /dev/shm"), "%s", r.out);
-    Run small = run_command("%s --allow-run-as-root --oversubscribe -np 2 %s count -q -d 4 -t 1 --hash 64 2>&1",
-                            mpirun(), mpi_bin());
-    cr_expect_str_eq(small.out, "197281\n", "tables under 512 MB say nothing");
-}
