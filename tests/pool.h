@@ -1,7 +1,7 @@
 /* pool.h — the machine's pool of reserved huge pages (vm.nr_hugepages) for the tests
  * that need a known number of free pages in it: sized by a test (root only: skipped
- * elsewhere) and given back by its .fini. The pool is the machine's, so such tests run alone (meson: is_parallel false)
- * and one at a time. */
+ * elsewhere) and given back by its .fini. The pool is the machine's, so such tests run
+ * alone (meson: is_parallel false) and one at a time. */
 #ifndef PERFTKIT_TEST_POOL_H
 #define PERFTKIT_TEST_POOL_H
 
@@ -63,7 +63,8 @@ static void pool_make_free(long pages) {
         return;
     }
     pool_before = before;
-    cr_assert_eq(pool_free_pages(), pages, "the kernel reserved fewer huge pages (memory fragmented?)");
+    long now_free = pool_free_pages();
+    cr_assert_eq(now_free, pages, "the pool has %ld free huge pages, not %ld (memory fragmented?)", now_free, pages);
 }
 
 /* A .fini: the pool back to its size before pool_make_free. */
