@@ -9,10 +9,16 @@
 
 TestSuite(mpi_pool, .init = core_setup, .timeout = 300);
 
+/* `mpirun -np 2 perft-mpi ARGS`, stdout and stderr together. */
+static Run two_ranks(const char *args) {
+    const char *mpirun = getenv("PERFTKIT_MPIRUN"), *mpi_bin = getenv("PERFTKIT_MPI_BIN");
+    cr_assert(mpirun && mpi_bin, "PERFTKIT_MPIRUN and PERFTKIT_MPI_BIN are not set (run the tests through meson test)");
+    return run_command("%s --allow-run-as-root --oversubscribe -np 2 %s %s 2>&1", mpirun, mpi_bin, args);
+}
+
 /* `mpirun -np 2 perft-mpi count -d 6 --hash 64 --json`: exact, and where its tables were. */
 static void expect_tables_in(const char *where) {
-    Run r = run_command("%s --allow-run-as-root --oversubscribe -np 2 %s count -d 6 -t 1 --hash 64 --json 2>&1",
-                        getenv("PERFTKIT_MPIRUN"), getenv("PERFTKIT_MPI_BIN"));
+    Run r = two_ranks("count -d 6 -t 1 --hash 64 --json");
     cr_assert_eq(r.status, 0, "exit %d:\n%s", r.status, r.out);
     cr_expect(strstr(r.out, "\"total\": \"119060324\""), "%s", r.out);
     char field[96];
@@ -40,8 +46,7 @@ static bool dev_shm_has_huge_pages(void) {
 
 Test(mpi_pool, large_shared_tables_say_when_dev_shm_gives_them_small_pages, .fini = pool_give_back) {
     pool_make_free(0); /* a 600 MB set in /dev/shm, not in the pool */
-    Run r = run_command("%s --allow-run-as-root --oversubscribe -np 2 %s count -q -d 4 -t 1 --hash 600 2>&1",
-                        getenv("PERFTKIT_MPIRUN"), getenv("PERFTKIT_MPI_BIN"));
+    Run r = two_ranks("count -q -d 4 -t 1 --hash 600");
     cr_assert_eq(r.status, 0, "%s", r.out);
     cr_expect(strstr(r.out, "197281\n"), "%s", r.out);
     const char *note = "perft-mpi: /dev/shm gives the shared tables 4 KiB pages";
@@ -49,7 +54,6 @@ Test(mpi_pool, large_shared_tables_say_when_dev_shm_gives_them_small_pages, .fin
         cr_expect(!strstr(r.out, note), "/dev/shm has huge pages, yet: %s", r.out);
     else
         cr_expect(strstr(r.out, note) && strstr(r.out, "mount -o remount,huge=advise /dev/shm"), "%s", r.out);
-    Run small = run_command("%s --allow-run-as-root --oversubscribe -np 2 %s count -q -d 4 -t 1 --hash 64 2>&1",
-                            getenv("PERFTKIT_MPIRUN"), getenv("PERFTKIT_MPI_BIN"));
+    Run small = two_ranks("count -q -d 4 -t 1 --hash 64");
     cr_expect_str_eq(small.out, "197281\n", "tables under 512 MB say nothing");
 }
