@@ -156,6 +156,15 @@ typedef struct Reuse {
                                outside changes nothing */
     Bitboard pawn_squares;
     Bitboard king_squares;
+    Bitboard king_steps;    /* their king's steps, not onto their own men */
+    Bitboard castle_block;  /* the squares their castlings need empty */
+    bool king_steps_only;   /* no castling of theirs is open: their king's part is its
+                               steps alone while no move touches castle_block */
+    uint8_t their_king;
+    int steps;              /* king_steps_only: the steps, each with its lines to the
+                               first man both ways (their king not counted as one) */
+    uint8_t step_square[8];
+    Bitboard step_lines[8];
     int sliders;
     uint8_t slider_square[REUSE_MAX_SLIDERS];
     uint8_t slider_straight[REUSE_MAX_SLIDERS]; /* the part is the queen's or rook's straight moves */
@@ -165,6 +174,7 @@ typedef struct Reuse {
     int slider_count[REUSE_MAX_SLIDERS];
     uint32_t sliders_at[SQUARE_NB];             /* bit i: the square is in slider_attacks[i] */
     Bitboard pin_straight, pin_diagonal;        /* their pins, as in the child */
+    Bitboard king_safe;                         /* king_steps_only: the safe steps */
     int pawn_count, king_count;
     int count;              /* their moves on the unchanged board; -1 until needed */
     /* Our pawns', knights' and king's attacks, set in every node that visits children
@@ -184,6 +194,9 @@ static ALWAYS_INLINE void reuse_setup(Reuse *r, const BulkBoard *b, const Positi
     r->lines = atk_rook(king, occupied & ~atk_rook(king, occupied))
              | atk_bishop(king, occupied & ~atk_bishop(king, occupied));
     r->castle_rooks = 0;
+    r->castle_block = 0;
+    r->king_steps_only = true;
+    r->their_king = (uint8_t)king;
     Bitboard any = theirs | r->lines;
     int n = 0;
     Bitboard sliders = b->diagonal & theirs;
@@ -205,14 +218,18 @@ static ALWAYS_INLINE void reuse_setup(Reuse *r, const BulkBoard *b, const Positi
     r->pawn_squares = bb_pawn_attacks(them, pawns) | bb_forward(them, pawns)
                     | bb_forward(them, bb_forward(them, pawns & bb_rank_relative(them, RANK_2)));
     Bitboard zone = atk_king(king) & ~theirs, squares = 0;
+    r->king_steps = zone;
     if (rights && (b->castling & castling_of(them))) {
         for (int j = 0; j < 2; j++) {
             int index = 2 * them + j;
             if (b->castling & (1 << index)) {
                 squares |= geo->castle_empty[index];
+                r->castle_block |= geo->castle_empty[index];
                 r->castle_rooks |= bb_square(geo->castle_rook[index]);
-                if (!(occupied & geo->castle_empty[index]))
+                if (!(occupied & geo->castle_empty[index])) {
                     zone |= geo->castle_safe[index];
+                    r->king_steps_only = false;
+                }
                 /* Chess960: the line along which the castling rook shields its king's
                  * destination. */
                 if (geo->chess960)
@@ -221,11 +238,17 @@ static ALWAYS_INLINE void reuse_setup(Reuse *r, const BulkBoard *b, const Positi
         }
     }
     Bitboard without_king = occupied ^ bb_square(king);
+    int steps = 0;
     while (zone) {
         Square z = bb_pop(&zone);
-        squares |= atk_bishop(z, without_king) | atk_rook(z, without_king) | atk_knight(z) | atk_king(z)
-                 | atk_pawn(them, z);
+        Bitboard lines = atk_bishop(z, without_king) | atk_rook(z, without_king);
+        if (steps < 8) {
+            r->step_square[steps] = (uint8_t)z;
+            r->step_lines[steps++] = lines;
+        }
+        squares |= lines | atk_knight(z) | atk_king(z) | atk_pawn(them, z);
     }
+    r->steps = steps;
     r->king_squares = squares;
     r->any = any | r->pawn_squares | squares;
 }
@@ -276,7 +299,13 @@ static NOINLINE void reuse_fill(Reuse *r, const BulkBoard *b, const Position *ge
     while (knights)
         count += bb_count(atk_knight(bb_pop(&knights)) & ~theirs);
     r->pawn_count = pawn_count(them, b->pawns & theirs, occupied, b->color[us], pin_s, pin_d, BB_ALL);
-    r->king_count = king_count(&null, geo, them, rights, r->guard_pawns | r->guard_knights | r->guard_king);
+    Bitboard guarded = r->guard_pawns | r->guard_knights | r->guard_king;
+    if (r->king_steps_only) {
+        r->king_safe = safe_squares(&null, them, r->their_king, r->king_steps, guarded);
+        r->king_count = bb_count(r->king_safe);
+    } else {
+        r->king_count = king_count(&null, geo, them, rights, guarded);
+    }
     r->count = count + r->pawn_count + r->king_count;
 }
 
@@ -303,12 +332,48 @@ static ALWAYS_INLINE Bitboard guard_after(const Reuse *r, const BulkBoard *b, Co
     return r->guard_pawns | r->guard_knights | r->guard_king;
 }
 
+/* How their king's count changes with our move from `from` to `to` (not a promotion),
+ * recounted on the child: the general case (a capture, or a castling of theirs open or
+ * touched by the move). */
+static NOINLINE int reuse_king_delta(const Reuse *r, const BulkBoard *b, const Position *geo, Color us, bool rights,
+                                     Square from, Square to) {
+    BulkBoard c;
+    child_plain(&c, b, geo, us, rights, from, to);
+    return king_count(&c, geo, !us, rights, guard_after(r, b, us, from, to)) - r->king_count;
+}
+
+/* How their king's count changes with our quiet move from `from` to `to` (not a
+ * promotion) when it is its steps alone (r->king_steps_only, the move off
+ * castle_block): only the steps whose attackers the move can change are tested again,
+ * those where our pawns', knights' or king's attacks change and those on a line through
+ * `from` or `to` (sliding attacks are symmetric, so a line from the step to a slider of
+ * ours changes only if it holds `from` or `to`). */
+static NOINLINE int king_steps_delta(const Reuse *r, const BulkBoard *b, Color us, Square from, Square to) {
+    Bitboard from_bb = bb_square(from), from_to = from_bb | bb_square(to), ours = b->color[us];
+    Bitboard guarded = r->guard_pawns | r->guard_knights | r->guard_king;
+    Bitboard guarded_after = guard_after(r, b, us, from, to);
+    Bitboard recheck = r->king_steps & (guarded ^ guarded_after);
+    for (int k = 0; k < r->steps; k++)
+        recheck |= r->step_lines[k] & from_to ? bb_square(r->step_square[k]) : 0;
+    if (!recheck)
+        return 0;
+    Bitboard occupied = (b->color[WHITE] | b->color[BLACK]) ^ bb_square(r->their_king) ^ from_to;
+    Bitboard diagonal = b->diagonal & ours, straight = b->straight & ours, safe = 0;
+    diagonal ^= diagonal & from_bb ? from_to : 0;
+    straight ^= straight & from_bb ? from_to : 0;
+    for (Bitboard left = recheck & ~guarded_after; left;) {
+        Square s = bb_pop(&left);
+        if (!(atk_bishop(s, occupied) & diagonal) && !(atk_rook(s, occupied) & straight))
+            safe |= bb_square(s);
+    }
+    return bb_count(safe) - bb_count(recheck & r->king_safe);
+}
+
 /* Their count after our quiet move from `from` to `to`, giving no check and keeping
- * their pins: the parts the move touches recounted on the child, the others reused. */
-static NOINLINE int reuse_partial(Reuse *r, const BulkBoard *b, const Position *geo, Color us, bool rights,
+ * their pins: the parts the move touches recounted on the child, the others reused.
+ * The parts are filled (r->count >= 0). */
+static NOINLINE int reuse_partial(const Reuse *r, const BulkBoard *b, const Position *geo, Color us, bool rights,
                                   Square from, Square to) {
-    if (r->count < 0)
-        reuse_fill(r, b, geo, us, rights);
     Color them = !us;
     Bitboard from_bb = bb_square(from), from_to = from_bb | bb_square(to);
     Bitboard theirs = b->color[them], occupied = (b->color[WHITE] | b->color[BLACK]) ^ from_to;
@@ -323,11 +388,9 @@ static NOINLINE int reuse_partial(Reuse *r, const BulkBoard *b, const Position *
     if (from_to & r->pawn_squares)
         count += pawn_count(them, b->pawns & theirs, occupied, b->color[us] ^ from_to, r->pin_straight,
                             r->pin_diagonal, BB_ALL) - r->pawn_count;
-    if (from_to & r->king_squares) {
-        BulkBoard c;
-        child_plain(&c, b, geo, us, rights, from, to);
-        count += king_count(&c, geo, them, rights, guard_after(r, b, us, from, to)) - r->king_count;
-    }
+    if (from_to & r->king_squares)
+        count += r->king_steps_only && !(from_to & r->castle_block) ? king_steps_delta(r, b, us, from, to)
+                                                                    : reuse_king_delta(r, b, geo, us, rights, from, to);
     return count;
 }
 
@@ -365,11 +428,8 @@ static NOINLINE int reuse_capture(Reuse *r, const BulkBoard *b, const Position *
         count += pawn_count(them, b->pawns & theirs, occupied, b->color[us] ^ from_to, r->pin_straight,
                             r->pin_diagonal, BB_ALL) - r->pawn_count;
     /* A man taken next to their king leaves a man of ours it may take. */
-    if ((from_to & r->king_squares) || (to_bb & atk_king(bb_first(b->kings & b->color[them])))) {
-        BulkBoard c;
-        child_plain(&c, b, geo, us, rights, from, to);
-        count += king_count(&c, geo, them, rights, guard_after(r, b, us, from, to)) - r->king_count;
-    }
+    if ((from_to & r->king_squares) || (to_bb & atk_king(bb_first(b->kings & b->color[them]))))
+        count += reuse_king_delta(r, b, geo, us, rights, from, to);
     return count;
 }
 
