@@ -220,12 +220,19 @@ Test(driver, table_keeps_counts_and_detects_torn_entries) {
     TableEntry *e = &table_bucket(t, key)->entry[0];
     atomic_store(&e->count, 9999);
     cr_assert_not(table_probe(t, key, &got), "a torn entry must read as a miss");
-    /* Four other keys in the same bucket push out the smallest count. */
-    for (uint64_t i = 1; i <= 4; i++)
+    /* Three other keys fill the bucket (the torn entry holds slot 0); a fifth key
+     * replaces the entry in the slot its key picks (table_victim), and only that one. */
+    for (uint64_t i = 1; i < TABLE_BUCKET_ENTRIES; i++)
         table_store(t, (Key128){key.lo + i, key.hi}, 100 * i, &counters);
-    cr_assert_not(table_probe(t, (Key128){key.lo + 1, key.hi}, &got), "the smallest count was replaced");
-    cr_assert(table_probe(t, (Key128){key.lo + 4, key.hi}, &got) && got == 400);
+    cr_assert_eq(counters.replacements, 0);
+    Key128 fifth = {key.lo + 1000, key.hi};
+    int victim = table_victim(fifth, TABLE_BUCKET_ENTRIES);
+    table_store(t, fifth, 500, &counters);
     cr_assert_eq(counters.replacements, 1);
+    cr_assert(table_probe(t, fifth, &got) && got == 500);
+    for (uint64_t i = 1; i < TABLE_BUCKET_ENTRIES; i++)
+        cr_assert_eq(table_probe(t, (Key128){key.lo + i, key.hi}, &got), (int)i != victim,
+                     "slot %d: only the picked slot is replaced", (int)i);
     table_set_destroy(&set);
 }
 
@@ -248,14 +255,19 @@ Test(driver, narrow_entries_keep_counts_in_one_word_and_check_the_high_key_bits)
     cr_assert(table_probe(t, (Key128){0x123, key.hi}, &got) && got == 0,
               "a key whose check bits are all 0 is still stored (an empty word is 0)");
     cr_assert_not(table_probe(t, (Key128){0x7777000000000000ULL, key.hi}, &got));
-    /* Eight keys of another bucket fill it; a ninth pushes out the smallest count. */
+    /* Eight keys of another bucket fill it; a ninth replaces the entry in the slot its
+     * key picks, and only that one. */
     uint64_t other = 0x8000000000000000ULL;
     for (uint64_t i = 1; i <= TABLE_NARROW_ENTRIES; i++)
         table_store(t, (Key128){key.lo + (i << 16), other}, 100 * i, &counters);
     cr_assert(table_probe(t, (Key128){key.lo + (1 << 16), other}, &got) && got == 100);
-    table_store(t, (Key128){key.lo + (99ULL << 16), other}, 5000, &counters);
-    cr_assert_not(table_probe(t, (Key128){key.lo + (1 << 16), other}, &got), "the smallest count was replaced");
-    cr_assert(table_probe(t, (Key128){key.lo + (99ULL << 16), other}, &got) && got == 5000);
+    Key128 ninth = {key.lo + (99ULL << 16) + 5, other};
+    int victim = table_victim(ninth, TABLE_NARROW_ENTRIES);
+    table_store(t, ninth, 5000, &counters);
+    cr_assert(table_probe(t, ninth, &got) && got == 5000);
+    for (uint64_t i = 1; i <= TABLE_NARROW_ENTRIES; i++)
+        cr_assert_eq(table_probe(t, (Key128){key.lo + (i << 16), other}, &got), (int)i - 1 != victim,
+                     "slot %d: only the picked slot is replaced", (int)i - 1);
     cr_assert(table_probe(t, key, &got) && got == 9467, "the first bucket is untouched");
     uint64_t before = counters.stores;
     table_store(t, (Key128){key.lo + (7ULL << 16), other}, 1 << 16, &counters);
