@@ -19,7 +19,7 @@
  *
  * A bucket is one 64-byte cache line: eight narrow or four wide entries. A store
  * replaces the entry of the same key, else an empty entry, else the entry table_victim
- * picks, in effect at random (why: there). Tables are keyed by the full position,
+ * picks, in effect at random (table_victim says why). Tables are keyed by the full position,
  * including castling rooks, so they stay valid across runs, depths and root positions
  * and are never cleared. */
 #ifndef PERFTKIT_TABLE_H

@@ -221,12 +221,13 @@ Test(driver, table_keeps_counts_and_detects_torn_entries) {
     atomic_store(&e->count, 9999);
     cr_assert_not(table_probe(t, key, &got), "a torn entry must read as a miss");
     /* Three other keys fill the bucket (the torn entry holds slot 0); a fifth key
-     * replaces the entry in the slot its key picks (table_victim), and only that one. */
+     * replaces the entry in the slot its low key bits pick, and only that one: its
+     * key.lo ends in 0xD1D7, 3 modulo four entries, so slot 3 (key.lo + 3). */
     for (uint64_t i = 1; i < TABLE_BUCKET_ENTRIES; i++)
         table_store(t, (Key128){key.lo + i, key.hi}, 100 * i, &counters);
     cr_assert_eq(counters.replacements, 0);
     Key128 fifth = {key.lo + 1000, key.hi};
-    int victim = table_victim(fifth, TABLE_BUCKET_ENTRIES);
+    const int victim = 3;
     table_store(t, fifth, 500, &counters);
     cr_assert_eq(counters.replacements, 1);
     cr_assert(table_probe(t, fifth, &got) && got == 500);
@@ -256,13 +257,14 @@ Test(driver, narrow_entries_keep_counts_in_one_word_and_check_the_high_key_bits)
               "a key whose check bits are all 0 is still stored (an empty word is 0)");
     cr_assert_not(table_probe(t, (Key128){0x7777000000000000ULL, key.hi}, &got));
     /* Eight keys of another bucket fill it; a ninth replaces the entry in the slot its
-     * key picks, and only that one. */
+     * low key bits pick, and only that one: its key.lo ends in 5 (below the check
+     * bits), so slot 5 (the sixth key). */
     uint64_t other = 0x8000000000000000ULL;
     for (uint64_t i = 1; i <= TABLE_NARROW_ENTRIES; i++)
         table_store(t, (Key128){key.lo + (i << 16), other}, 100 * i, &counters);
     cr_assert(table_probe(t, (Key128){key.lo + (1 << 16), other}, &got) && got == 100);
     Key128 ninth = {key.lo + (99ULL << 16) + 5, other};
-    int victim = table_victim(ninth, TABLE_NARROW_ENTRIES);
+    const int victim = 5;
     table_store(t, ninth, 5000, &counters);
     cr_assert(table_probe(t, ninth, &got) && got == 5000);
     for (uint64_t i = 1; i <= TABLE_NARROW_ENTRIES; i++)
