@@ -8,8 +8,20 @@
 #include <string.h>
 #include <sys/mman.h>
 
-/* Bits of the count in a narrow entry at `depth`, 0 where entries are wide. */
-static int narrow_count_bits(int depth) { return depth == TABLE_NARROW_DEPTH ? TABLE_NARROW_COUNT_BITS : 0; }
+/* The table of `buckets` at `depth`, unplaced: narrow entries at depth 2, tagged ones
+ * at depth 3 (their tags share the bucket's last word, at most as wide as the count,
+ * since they are key bits the count's place leaves out of the check), wide deeper. */
+static Table table_layout(int depth, uint64_t buckets) {
+    Table t = {.bucket_count = buckets};
+    if (depth == TABLE_NARROW_DEPTH) {
+        t.count_bits = TABLE_NARROW_COUNT_BITS;
+    } else if (depth == TABLE_TAGGED_DEPTH) {
+        t.count_bits = TABLE_TAGGED_COUNT_BITS;
+        t.tag_bits = 63 / (TABLE_NARROW_ENTRIES - 1);
+        t.tag_bits = t.tag_bits > t.count_bits ? t.count_bits : t.tag_bits;
+    }
+    return t;
+}
 
 /* The region bits of a table of `buckets` (table_key): the most regions of at least
  * TABLE_REGION_BUCKETS each. */
@@ -58,7 +70,8 @@ bool table_set_create(TableSet *set, size_t bytes, char *error, size_t error_siz
         uint64_t n = (budget - total) / 2;
         if (n < TABLE_MIN_BUCKETS)
             break;
-        set->by_depth[depth] = (Table){NULL, n, narrow_count_bits(depth), region_bits(n)};
+        set->by_depth[depth] = table_layout(depth, n);
+        set->by_depth[depth].region_bits = region_bits(n);
         total += n;
     }
     set->span = (size_t)total * sizeof(TableBucket);
@@ -128,7 +141,8 @@ void table_set_clear(TableSet *set) {
 }
 
 uint64_t table_slots(const Table *t) {
-    return t->buckets ? t->bucket_count * (t->count_bits ? TABLE_NARROW_ENTRIES : TABLE_BUCKET_ENTRIES) : 0;
+    return t->buckets ? t->bucket_count * (uint64_t)(t->count_bits ? table_narrow_entries(t) : TABLE_BUCKET_ENTRIES)
+                      : 0;
 }
 
 uint64_t table_used_slots(const Table *t) {
@@ -136,7 +150,7 @@ uint64_t table_used_slots(const Table *t) {
     for (uint64_t b = 0; t->buckets && b < t->bucket_count; b++)
         if (t->count_bits) {
             const NarrowBucket *n = &((const NarrowBucket *)t->buckets)[b];
-            for (int i = 0; i < TABLE_NARROW_ENTRIES; i++)
+            for (int i = 0; i < table_narrow_entries(t); i++)
                 used += atomic_load_explicit(&n->word[i], memory_order_relaxed) != 0;
         } else {
             const TableBucket *w = &((const TableBucket *)t->buckets)[b];

@@ -1,23 +1,31 @@
 /* table.h — fixed-length hash tables of perft subtree counts, one per remaining depth
  * (so within one run, one per ply), shared by all threads without locks.
  *
- * Two kinds of entry, by remaining depth. At depth 2, where most distinct positions
+ * Three kinds of entry, by remaining depth. At depth 2, where most distinct positions
  * are, an entry is one 64-bit word: the count in its low 16 bits (perft(2) < 218^2 <
  * 2^16 in every legal position) and the high 48 bits of key.lo as the check, so the
  * table holds twice the positions of wide entries and a read can never be torn. The
  * price is the check: a probe of an absent position matches one of a bucket's eight
  * entries by chance at a rate of 8 x 2^-48 = 2^-45 (about one in 3.5e13 probes; perft
  * 10 makes some 1e9 such probes), where a 16-byte entry checks all 64 bits of key.lo
- * (4 x 2^-64). Record runs therefore verify with a second key set (--verify). Deeper,
- * an entry is 16 bytes: `check` = key.lo XOR count, and `count`, written and read as
- * two separate relaxed 64-bit atomics, so a reader may see halves of two different
- * writes (a torn entry); then check XOR count is not the probing key, and the entry
- * reads as a miss. The bucket comes from key.hi, in a table of several 2 MiB regions
- * from an address of the side to move's men and key.hi (table_key), by multiply-shift
- * (so a table may have any number of buckets), and the check from key.lo, so no key.lo
- * bit picks a bucket. A torn entry can therefore never yield a wrong count.
+ * (4 x 2^-64). Record runs therefore verify with a second key set (--verify). At depth
+ * 3 an entry is a word too, tagged: the count in 24 bits (perft(3) < 218^3 < 2^24), the
+ * high 40 bits of key.lo above it, and the next 9 bits of key.lo in the entry's tag, in
+ * the bucket's last word (seven tags of 9 bits). So 49 bits are checked (a chance match
+ * at 7 x 2^-49 = 2^-46 a probe) and the table holds 1.75 times the positions of wide
+ * entries: deep runs (perft 11 and up) outgrow their depth-3 tables, and each depth-3
+ * miss costs some thirty depth-2 probes. An entry and its tag are two words; a reader
+ * who sees them from different writes compares another key's tag, so reads a miss (or
+ * the true count, when the entry is its own key's). Deeper, an entry is 16 bytes:
+ * `check` = key.lo XOR count, and `count`, written and read as two separate relaxed
+ * 64-bit atomics, so a reader may see halves of two different writes (a torn entry);
+ * then check XOR count is not the probing key, and the entry reads as a miss. The
+ * bucket comes from key.hi, in a table of several 2 MiB regions from an address of the
+ * side to move's men and key.hi (table_key), by multiply-shift (so a table may have any
+ * number of buckets), and the check from key.lo, so no key.lo bit picks a bucket. A
+ * torn entry can therefore never yield a wrong count.
  *
- * A bucket is one 64-byte cache line: eight narrow or four wide entries. A store
+ * A bucket is one 64-byte cache line: eight narrow, seven tagged or four wide entries. A store
  * replaces the entry of the same key, else an empty entry, else the entry table_victim
  * picks, in effect at random (table_victim says why). Tables are keyed by the full position,
  * including castling rooks, so they stay valid across runs, depths and root positions
@@ -39,8 +47,10 @@ enum {
     TABLE_MAX_DEPTH = 32,
     TABLE_BUCKET_ENTRIES = PERFTKIT_BUCKET_ENTRIES,
     TABLE_NARROW_ENTRIES = 2 * PERFTKIT_BUCKET_ENTRIES,
-    TABLE_NARROW_DEPTH = 2,     /* the one remaining depth with narrow entries */
+    TABLE_NARROW_DEPTH = 2,     /* narrow entries of a 16-bit count */
     TABLE_NARROW_COUNT_BITS = 16,
+    TABLE_TAGGED_DEPTH = 3,     /* tagged narrow entries of a 24-bit count */
+    TABLE_TAGGED_COUNT_BITS = 24, /* perft(3) < 218^3 < 2^24 in every legal position */
     TABLE_MIN_BUCKETS = 64,
     TABLE_REGION_BUCKETS = 32768, /* 2 MiB: one huge page */
 };
@@ -65,6 +75,8 @@ typedef struct Table {
     void *buckets;       /* TableBucket[], or NarrowBucket[] when count_bits > 0 */
     uint64_t bucket_count;
     int count_bits;      /* narrow entries: bits of the count; 0: wide entries */
+    int tag_bits;        /* tagged narrow entries: bits of each entry's tag in the bucket's
+                            last word; 0: untagged */
     int region_bits;     /* the table has 2^region_bits regions of TABLE_REGION_BUCKETS to
                             twice that (table_key); 0 in a table smaller than two */
 } Table;
@@ -178,11 +190,47 @@ static inline uint64_t table_narrow_check(const Table *t, Key128 key) {
     return check ? check : (uint64_t)1 << t->count_bits;
 }
 
+/* Entries of a narrow bucket: a tagged one gives its last word to the tags. */
+static inline int table_narrow_entries(const Table *t) {
+    return t->tag_bits ? TABLE_NARROW_ENTRIES - 1 : TABLE_NARROW_ENTRIES;
+}
+
+/* The tag of `key` in a tagged table: the key.lo bits just below the check's. */
+static inline uint64_t table_tag(const Table *t, Key128 key) {
+    return key.lo >> (t->count_bits - t->tag_bits) & (((uint64_t)1 << t->tag_bits) - 1);
+}
+
+/* The tag of entry `slot` in tag word `tags`. */
+static inline uint64_t table_tag_of(const Table *t, uint64_t tags, int slot) {
+    return tags >> (slot * t->tag_bits) & (((uint64_t)1 << t->tag_bits) - 1);
+}
+
 /* Starts loading the bucket of `key`, to be probed soon. */
 static inline void table_prefetch(const Table *t, Key128 key) { __builtin_prefetch(table_bucket(t, key)); }
 
+/* The stored count of `key` in a tagged table: its entry's check and its tag must
+ * both match. A reader may see an entry and a tag of different writes; then the tag
+ * is another key's, and the entry reads as a miss (or, when the entry is the probing
+ * key's own, as its true count). */
+static inline bool table_probe_tagged(const Table *t, Key128 key, uint64_t *count) {
+    _Atomic uint64_t *w = table_narrow_bucket(t, key)->word;
+    uint64_t check = table_narrow_check(t, key), mask = ((uint64_t)1 << t->count_bits) - 1;
+    for (int i = 0; i < TABLE_NARROW_ENTRIES - 1; i++) {
+        uint64_t word = atomic_load_explicit(&w[i], memory_order_relaxed);
+        if ((word & ~mask) == check &&
+            table_tag_of(t, atomic_load_explicit(&w[TABLE_NARROW_ENTRIES - 1], memory_order_relaxed), i) ==
+                table_tag(t, key)) {
+            *count = word & mask;
+            return true;
+        }
+    }
+    return false;
+}
+
 /* The stored count of `key`, when there is one. */
 static inline bool table_probe(const Table *t, Key128 key, uint64_t *count) {
+    if (t->tag_bits)
+        return table_probe_tagged(t, key, count);
     if (t->count_bits) {
         _Atomic uint64_t *w = table_narrow_bucket(t, key)->word;
         uint64_t check = table_narrow_check(t, key), mask = ((uint64_t)1 << t->count_bits) - 1;
@@ -207,22 +255,27 @@ static inline bool table_probe(const Table *t, Key128 key, uint64_t *count) {
     return false;
 }
 
-/* The entry a store of `key` replaces in a full bucket of `entries`: one picked by low
- * bits of key.lo, which no narrow check holds, so in effect at random. An overfull
+/* The entry a store of `key` replaces in a full bucket of `entries`: one picked by
+ * key.lo modulo the entries (for eight or four, low bits no narrow check holds), so in
+ * effect at random. An overfull
  * table then keeps what was stored lately, where the depth-first walk finds its
  * transpositions; keeping the largest counts instead left stale entries in the slots
  * (bench/README.md: 10-15% more misses at two plies above the leaves). */
 static inline int table_victim(Key128 key, int entries) { return (int)(key.lo % (uint64_t)entries); }
 
-/* Stores `count` in a narrow table (it must fit count_bits). */
-static inline void table_store_narrow(const Table *t, Key128 key, uint64_t count, TableCounters *counters) {
-    _Atomic uint64_t *w = table_narrow_bucket(t, key)->word;
-    uint64_t check = table_narrow_check(t, key), mask = ((uint64_t)1 << t->count_bits) - 1;
-    int victim = table_victim(key, TABLE_NARROW_ENTRIES);
+/* Stores `count` in a narrow table of `entries` a bucket (it must fit count_bits).
+ * In a tagged table the entry goes first, then its tag, which shares a word with the
+ * other entries' tags, so it is swapped in whole. (Untagged, every tag reads as 0.) */
+static inline void table_store_narrow(const Table *t, Key128 key, uint64_t count, int entries,
+                                      TableCounters *counters) {
+    _Atomic uint64_t *w = table_narrow_bucket(t, key)->word, *tags = &w[TABLE_NARROW_ENTRIES - 1];
+    uint64_t check = table_narrow_check(t, key), mask = ((uint64_t)1 << t->count_bits) - 1, tag = table_tag(t, key);
+    uint64_t old = t->tag_bits ? atomic_load_explicit(tags, memory_order_relaxed) : 0;
+    int victim = table_victim(key, entries);
     bool replacing = true;
-    for (int i = 0; i < TABLE_NARROW_ENTRIES; i++) {
+    for (int i = 0; i < entries; i++) {
         uint64_t word = atomic_load_explicit(&w[i], memory_order_relaxed);
-        if (word == 0 || (word & ~mask) == check) {
+        if (word == 0 || ((word & ~mask) == check && table_tag_of(t, old, i) == tag)) {
             victim = i;
             replacing = false;
             break;
@@ -231,14 +284,26 @@ static inline void table_store_narrow(const Table *t, Key128 key, uint64_t count
     counters->stores++;
     counters->replacements += replacing;
     atomic_store_explicit(&w[victim], check | count, memory_order_relaxed);
+    if (!t->tag_bits)
+        return;
+    int shift = victim * t->tag_bits;
+    uint64_t field = (((uint64_t)1 << t->tag_bits) - 1) << shift;
+    while ((old & field) != tag << shift &&
+           !atomic_compare_exchange_weak_explicit(tags, &old, (old & ~field) | tag << shift, memory_order_relaxed,
+                                                  memory_order_relaxed)) {
+    }
 }
 
 /* Stores the count of `key` by the replacement rule above; a count too large for a
  * narrow entry (impossible in a legal position) is not stored. */
 static inline void table_store(const Table *t, Key128 key, uint64_t count, TableCounters *counters) {
     if (t->count_bits) {
-        if (count >> t->count_bits == 0)
-            table_store_narrow(t, key, count, counters);
+        if (count >> t->count_bits != 0)
+            return;
+        if (t->tag_bits)
+            table_store_narrow(t, key, count, TABLE_NARROW_ENTRIES - 1, counters);
+        else
+            table_store_narrow(t, key, count, TABLE_NARROW_ENTRIES, counters);
         return;
     }
     TableEntry *e = table_bucket(t, key)->entry;

@@ -192,8 +192,11 @@ Test(driver, tables_spread_memory_towards_the_deepest_ply) {
     cr_assert(table_set_create(&set, (size_t)1 << 30, error, sizeof error), "%s", error);
     uint64_t buckets = (1ULL << 30) / 64;
     cr_assert_eq(table_slots(table_for(&set, 2)), buckets / 2 * 8, "half of 1 GiB, 8-byte entries");
-    cr_assert_eq(table_slots(table_for(&set, 3)), (buckets - buckets / 2) / 2 * 4, "half of the rest, 16-byte entries");
-    cr_assert_eq(table_for(&set, 3)->count_bits, 0, "16-byte entries from depth 3");
+    cr_assert_eq(table_slots(table_for(&set, 3)), (buckets - buckets / 2) / 2 * 7, "half of the rest, 7 to a bucket");
+    cr_assert_eq(table_for(&set, 3)->count_bits, 24, "tagged 8-byte entries at depth 3");
+    cr_assert_eq(table_slots(table_for(&set, 4)), (buckets - buckets / 2 - (buckets - buckets / 2) / 2) / 2 * 4,
+                 "16-byte entries from depth 4");
+    cr_assert_eq(table_for(&set, 4)->count_bits, 0);
     cr_assert_null(table_for(&set, 1), "depth 1 is never hashed");
     uint64_t total = 0;
     for (int d = 2; d <= TABLE_MAX_DEPTH; d++)
@@ -274,6 +277,61 @@ Test(driver, narrow_entries_keep_counts_in_one_word_and_check_the_high_key_bits)
     uint64_t before = counters.stores;
     table_store(t, (Key128){key.lo + (7ULL << 16), other}, 1 << 16, &counters);
     cr_assert_eq(counters.stores, before, "a count too wide for 16 bits is not stored");
+    table_set_destroy(&set);
+}
+
+/* Depth 3: seven 8-byte entries (the key bits above a 24-bit count) and, in the
+ * bucket's last word, a 9-bit tag for each (the key bits just below): 49 bits checked. */
+Test(driver, tagged_entries_check_key_bits_in_the_entry_and_its_tag) {
+    TableSet set;
+    cr_assert(table_set_create(&set, 1 << 20, NULL, 0));
+    const Table *t = table_for(&set, 3);
+    cr_assert_eq(t->count_bits, 24);
+    cr_assert_eq(t->tag_bits, 9, "seven 9-bit tags fill the last word");
+    cr_assert_eq(table_slots(t), t->bucket_count * 7);
+    TableCounters counters = {0, 0, 0, 0};
+    Key128 key = {0x1234567890ABCDEFULL, 0x42};
+    uint64_t got;
+    cr_assert_not(table_probe(t, key, &got));
+    table_store(t, key, 97862, &counters);
+    cr_assert(table_probe(t, key, &got) && got == 97862);
+    table_store(t, key, 89890, &counters);
+    cr_assert(table_probe(t, key, &got) && got == 89890, "the same key is overwritten in place");
+    cr_assert_eq(counters.stores, 2);
+    cr_assert_not(table_probe(t, (Key128){key.lo ^ (1ULL << 40), key.hi}, &got), "an entry's check bit differs");
+    cr_assert_not(table_probe(t, (Key128){key.lo ^ (1ULL << 15), key.hi}, &got), "a tag bit differs");
+    cr_assert(table_probe(t, (Key128){key.lo ^ (1ULL << 14), key.hi}, &got), "bits below the tag are not checked");
+    /* A key that differs only in its tag gets an entry of its own. */
+    Key128 twin = {key.lo ^ (1ULL << 23), key.hi};
+    table_store(t, twin, 2039, &counters);
+    cr_assert(table_probe(t, twin, &got) && got == 2039);
+    cr_assert(table_probe(t, key, &got) && got == 89890, "the twin did not overwrite the key");
+    /* An entry read with another write's tag (a torn pair) is a miss. */
+    _Atomic uint64_t *tags = &table_narrow_bucket(t, key)->word[7];
+    uint64_t saved = atomic_load(tags);
+    atomic_store(tags, saved ^ 1);
+    cr_assert_not(table_probe(t, key, &got), "slot 0 with a changed tag must read as a miss");
+    atomic_store(tags, saved);
+    cr_assert(table_probe(t, key, &got) && got == 89890);
+    uint64_t before = counters.stores;
+    table_store(t, (Key128){0x777, key.hi}, 1 << 24, &counters);
+    cr_assert_eq(counters.stores, before, "a count too wide for 24 bits is not stored");
+    /* Seven keys of another bucket fill it; an eighth replaces the entry in the slot
+     * key.lo modulo 7 picks, and only that one (the other tags survive its tag's
+     * swap): its key.lo, 0x12345678F3ABCDEF, is 5 modulo 7, so slot 5 (the sixth key). */
+    uint64_t other = 0x8000000000000000ULL;
+    for (uint64_t i = 1; i <= 7; i++)
+        table_store(t, (Key128){key.lo + (i << 24), other}, 100 * i, &counters);
+    cr_assert_eq(counters.replacements, 0);
+    Key128 eighth = {key.lo + (99ULL << 24), other};
+    const int victim = 5;
+    table_store(t, eighth, 5000, &counters);
+    cr_assert_eq(counters.replacements, 1);
+    cr_assert(table_probe(t, eighth, &got) && got == 5000);
+    for (uint64_t i = 1; i <= 7; i++)
+        cr_assert_eq(table_probe(t, (Key128){key.lo + (i << 24), other}, &got), (int)i - 1 != victim,
+                     "slot %d: only the picked slot is replaced", (int)i - 1);
+    cr_assert_eq(table_used_slots(t), 2 + 7, "two entries in the first bucket, seven in the other");
     table_set_destroy(&set);
 }
 
