@@ -17,10 +17,11 @@ typedef struct UnitsOptions {
 
 static const CliSpec units_spec = {
     .summary = "Lists the work units that count and divide split a run of depth N into: the distinct\n"
-               "positions at the split ply, largest expected first, each with its multiplicity (the\n"
-               "move paths from the root that reach it). Text: one line per unit, \"INDEX PATHS FEN\",\n"
-               "then a summary line with the split ply, the units, the paths and the digest of the\n"
-               "list (a journal's header holds the same digest). The list and its digest depend on\n"
+               "positions at the split ply, each with its multiplicity (the move paths from the root\n"
+               "that reach it), in the order they are counted: by their first path, the smallest\n"
+               "expected eighth last. Text: one line per unit, \"INDEX PATHS FEN\", then a summary\n"
+               "line with the split ply, the units, the paths and the digest of the list (a\n"
+               "journal's header holds the same digest). The list and its digest depend on\n"
                "the root and the split ply only: not on threads or --key-seed.\n",
     .epilogue = "Example: perft units -d 7 --split-ply 3   5362 units for the 8902 paths to ply 3\n"
                 "Exit status: 0 listed, 2 bad input or out of memory.\n",

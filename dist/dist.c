@@ -5,7 +5,7 @@
  * serves requests, watches the limits and draws progress while a second thread counts
  * rank 0's own batches; a worker rank's main thread asks, counts, and asks again.
  * Batches shrink as the queue empties (a share of what is left per rank), so every
- * rank is busy to the end; units are handed out largest first, as the plan lists them. */
+ * rank is busy to the end; units are handed out in the plan's order (units.h). */
 #define _GNU_SOURCE /* memfd_create */
 #include "dist.h"
 
@@ -534,7 +534,7 @@ RunStatus dist_stats_run(const Position *root, int depth, int threads, StatsTabl
     double start = clock_seconds();
     LeafStats sum = {{0}};
     int status = RUN_COMPLETED;
-    /* Turns deal the units out like cards, back and forth, so the largest are spread. */
+    /* Turns deal the units out like cards, back and forth, so the sizes are spread. */
     for (size_t turn = 0; turn * (size_t)ranks < count; turn++) {
         size_t seat = turn % 2 ? (size_t)(ranks - 1 - rank) : (size_t)rank, unit = turn * (size_t)ranks + seat;
         int mine = unit < count ? (int)stats_turn(units, unit, depth, threads, tables, limits, start, ranks, &sum)

@@ -2,9 +2,10 @@
  * command line, so every rank plans the same units (their order and digest depend on
  * the root and the split ply alone); only unit indices and counts cross the network,
  * and rank 0 checks at the start that every rank planned the same list. Rank 0 hands
- * out batches of units on request, largest first, counts batches itself too, sums in
- * 128 bits, calls the caller's hooks (journal, progress) and reports; the other ranks
- * count what they are given with their own threads and tables, and report nothing.
+ * out batches of units on request in the list's order, counts batches itself too,
+ * sums in 128 bits, calls the caller's hooks (journal, progress) and reports; the
+ * other ranks count what they are given with their own threads and tables, and report
+ * nothing.
  * dist_run() has driver_run()'s contract, so a command runs unchanged under MPI;
  * dist_stats_run() likewise has stats_run()'s. */
 #ifndef PERFTKIT_DIST_H
@@ -33,7 +34,7 @@ void dist_run(Driver *driver, const Position *root, int depth, const RunLimits *
 
 /* perft statistics of `root` over every rank, with stats_run()'s contract; collective:
  * every rank calls it with the same arguments. The distinct positions a few plies
- * below the root (depth - 5 plies, 1 to 3) are dealt out in turns, largest first; each
+ * below the root (depth - 5 plies, 1 to 3) are dealt out in turns, in their order; each
  * rank counts its share with its own threads and tables, weights it by the paths, and
  * rank 0 receives the sums (the other ranks' `out` is zero). Each rank applies the
  * limits to its own share (max_nodes split evenly); a stop on any rank, Ctrl-C on rank

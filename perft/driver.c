@@ -136,7 +136,7 @@ typedef struct Run {
     const Position *root;
     RunReport *report;
     const UnitSet *units;
-    size_t *todo;           /* the units to count, in list order (largest expected first) */
+    size_t *todo;           /* the units to count, in list order */
     size_t todo_count;
     Slot *slots;            /* one per thread */
     int threads;

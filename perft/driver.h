@@ -1,7 +1,7 @@
 /* driver.h — one perft run: a position, a depth, any number of threads, the shared
  * tables, and limits. The work is a set of units (units.h): the distinct positions a
  * few plies below the root, each counted once and weighted by the number of paths that
- * reach it. OpenMP threads take the units dynamically, largest expected first; a root
+ * reach it. OpenMP threads take the units dynamically in the list's order; a root
  * move's count is the sum of its units' shares, so the counts are identical for every
  * thread count, split ply and table size. Limits take effect within milliseconds at any
  * depth; a stopped run keeps the exact counts of the units and root moves it finished. */

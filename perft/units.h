@@ -14,6 +14,9 @@
 /* Deepest split ply: multiplicities stay within 64 bits (218^8 < 2^64). */
 enum { UNIT_MAX_PLY = 8 };
 
+/* Lists of at most this many units are ordered by expected size alone. */
+enum { UNIT_ORDER_SORTED = 64 };
+
 typedef struct UnitSet UnitSet;
 
 /* How many move paths reach a unit from one root move. */
@@ -24,16 +27,21 @@ typedef struct UnitRoot {
 
 /* The distinct positions `ply` plies below `root` (1 <= ply <= UNIT_MAX_PLY). Positions
  * are told apart by their full 128-bit key; one reached from several root moves is one
- * unit with a multiplicity for each. Units are listed largest expected first: by the
- * number of legal moves of the position (perft(1): cheap next to perft(2), which would
- * cost more than the enumeration), descending, ties in order of discovery (breadth
- * first, moves in generation order). With `max_pairs` > 0 the enumeration stops at the deepest ply
- * not above `ply` whose distinct (position, root move) pairs number at most `max_pairs`
- * (at least ply 1), which bounds the memory; unit_set_ply() says where it stopped.
- * Memory grows with the distinct pairs (about 100 bytes each at the peak), never with
- * the paths: the start position's ply 5 (4,865,609 paths, 1,747,260 pairs, 822,518
- * units) takes about 180 MB and a second. Positions differing only in an e.p. square
- * that no pawn can legally take (pinned) have different keys, so they stay two units.
+ * unit with a multiplicity for each. Units are listed in order of discovery (breadth
+ * first, moves in generation order: the order of each unit's first path), which keeps
+ * siblings and cousins together, so the positions they share a few plies further down
+ * are still in the tables when the next one needs them. Only the smallest expected
+ * eighth of the list (all of a list of at most UNIT_ORDER_SORTED units) comes last,
+ * largest expected first, so the threads finish together. A unit's expected size is
+ * its number of legal moves (perft(1): cheap next to perft(2), which would cost more
+ * than the enumeration); ties keep the order of discovery. With `max_pairs` > 0 the
+ * enumeration stops at the deepest ply not above `ply` whose distinct (position, root
+ * move) pairs number at most `max_pairs` (at least ply 1), which bounds the memory;
+ * unit_set_ply() says where it stopped. Memory grows with the distinct pairs (about
+ * 100 bytes each at the peak), never with the paths: the start position's ply 5
+ * (4,865,609 paths, 1,747,260 pairs, 822,518 units) takes about 180 MB and a second.
+ * Positions differing only in an e.p. square that no pawn can legally take (pinned)
+ * have different keys, so they stay two units.
  * Returns NULL, with the reason, when memory runs out or the ply is out of range. */
 UnitSet *unit_set_create(const Position *root, int ply, size_t max_pairs, char *error, size_t error_size);
 void unit_set_destroy(UnitSet *set);

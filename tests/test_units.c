@@ -101,15 +101,95 @@ Test(units, multiplicities_per_root_move_give_the_exact_divide) {
     unit_set_destroy(set);
 }
 
-Test(units, listed_largest_expected_first_and_the_same_every_time) {
+/* Where a path ends, and its rank among all paths in generation order. */
+typedef struct PathEnd {
+    Key128 key;
+    size_t rank;
+} PathEnd;
+
+/* Every path `plies` deep below `pos`, depth first, moves in generation order. */
+static void walk(Position *pos, int plies, PathEnd *ends, size_t *count) {
+    if (plies == 0) {
+        ends[*count] = (PathEnd){pos->key, *count};
+        ++*count;
+        return;
+    }
+    MoveList list;
+    gen_legal(pos, &list);
+    for (int m = 0; m < list.count; m++) {
+        Undo undo;
+        pos_make_move(pos, list.moves[m], &undo);
+        walk(pos, plies - 1, ends, count);
+        pos_unmake_move(pos, list.moves[m], &undo);
+    }
+}
+
+static int by_key_then_rank(const void *a, const void *b) {
+    const PathEnd *x = a, *y = b;
+    if (x->key.hi != y->key.hi)
+        return x->key.hi < y->key.hi ? -1 : 1;
+    if (x->key.lo != y->key.lo)
+        return x->key.lo < y->key.lo ? -1 : 1;
+    return x->rank < y->rank ? -1 : x->rank > y->rank;
+}
+
+/* The rank of the first path (in generation order) that ends at `key`. */
+static size_t first_path(const PathEnd *ends, size_t count, Key128 key) {
+    size_t low = 0, high = count; /* the first end not below key */
+    while (low < high) {
+        size_t mid = (low + high) / 2;
+        if (by_key_then_rank(&ends[mid], &(PathEnd){key, 0}) < 0)
+            low = mid + 1;
+        else
+            high = mid;
+    }
+    cr_assert(low < count && zob_equal(ends[low].key, key), "a unit no path reaches");
+    return ends[low].rank;
+}
+
+/* Checked against a depth-first walk: the bulk of the list in the order of each unit's
+ * first path, then the smallest expected eighth (or all, up to 64 units), largest first. */
+static void check_order(const char *fen, int ply, size_t paths) {
+    Position pos = position_of(fen, false);
+    UnitSet *set = units_of(&pos, ply, 0);
+    PathEnd *ends = malloc(paths * sizeof *ends);
+    size_t count = 0;
+    walk(&pos, ply, ends, &count);
+    cr_assert_eq(count, paths);
+    qsort(ends, count, sizeof *ends, by_key_then_rank);
+    size_t n = unit_set_count(set), tail = n <= 64 ? n : n / 8 > 64 ? n / 8 : 64, bulk = n - tail;
+    uint64_t bulk_smallest = UINT64_MAX;
+    size_t previous = 0;
+    for (size_t u = 0; u < n; u++) {
+        Position p;
+        unit_position(set, u, &p);
+        uint64_t estimate = unit_estimate(set, u);
+        size_t rank = first_path(ends, count, p.key);
+        cr_assert_eq(estimate, (uint64_t)gen_count_legal(&p));
+        if (u < bulk) {
+            cr_assert(u == 0 || rank > previous, "ply %d: unit %zu is out of the order of discovery", ply, u);
+            bulk_smallest = estimate < bulk_smallest ? estimate : bulk_smallest;
+        } else {
+            cr_assert(estimate <= bulk_smallest, "ply %d: unit %zu is larger than one before the tail", ply, u);
+            uint64_t before = u > bulk ? unit_estimate(set, u - 1) : UINT64_MAX;
+            cr_assert(estimate < before || (estimate == before && rank > previous),
+                      "ply %d: unit %zu is out of order in the tail", ply, u);
+        }
+        previous = rank;
+    }
+    free(ends);
+    unit_set_destroy(set);
+}
+
+Test(units, listed_in_order_of_discovery_then_the_smallest_largest_first) {
+    check_order(kiwipete, 3, 97862); /* 1/8 of the units last */
+    check_order(FEN_STARTPOS, 2, 400); /* 64 of 400 last */
+    check_order(FEN_STARTPOS, 1, 20); /* all by size */
+}
+
+Test(units, the_same_list_every_time) {
     Position pos = position_of(kiwipete, false);
     UnitSet *a = units_of(&pos, 3, 0), *b = units_of(&pos, 3, 0);
-    for (size_t u = 0; u < unit_set_count(a); u++) {
-        Position p;
-        unit_position(a, u, &p);
-        cr_assert_eq(unit_estimate(a, u), (uint64_t)gen_count_legal(&p));
-        cr_assert(u == 0 || unit_estimate(a, u - 1) >= unit_estimate(a, u), "unit %zu is out of order", u);
-    }
     cr_assert_eq(unit_set_digest(a), unit_set_digest(b));
     UnitSet *c = units_of(&pos, 2, 0);
     cr_assert_neq(unit_set_digest(a), unit_set_digest(c), "another ply, another list");
