@@ -189,17 +189,15 @@ static int smallest_first(const void *a, const void *b) {
  * order of discovery, so a unit's siblings and cousins (which share many positions a
  * few plies further down) are counted one after another while those positions are
  * still in the tables; then the smallest expected eighth (all of a list of at most
- * UNIT_ORDER_SORTED), largest first, so the threads finish together. `sorted` and
- * `at_end` (all false) are scratch. */
-static void order_units(const Ranked *found, size_t n, Ranked *sorted, bool *at_end, Ranked *order) {
+ * UNIT_ORDER_SORTED), largest first, so the threads finish together. `sorted` is
+ * scratch. */
+static void order_units(const Ranked *found, size_t n, Ranked *sorted, Ranked *order) {
     memcpy(sorted, found, n * sizeof *sorted);
     qsort(sorted, n, sizeof *sorted, smallest_first);
     size_t tail = n <= UNIT_ORDER_SORTED ? n : n / 8 > UNIT_ORDER_SORTED ? n / 8 : (size_t)UNIT_ORDER_SORTED;
-    for (size_t i = 0; i < tail; i++)
-        at_end[sorted[i].unit] = true;
     size_t r = 0;
-    for (size_t u = 0; u < n; u++)
-        if (!at_end[u])
+    for (size_t u = 0; u < n; u++) /* the bulk: every unit that sorts above the tail */
+        if (!tail || smallest_first(&found[u], &sorted[tail - 1]) > 0)
             order[r++] = found[u];
     for (size_t i = tail; i > 0; i--)
         order[r++] = sorted[i - 1];
@@ -218,7 +216,6 @@ static bool group(UnitSet *set, const Frontier *last) {
     size_t n = units.count;
     uint32_t *rank = NULL, *fill = NULL;
     Ranked *found = NULL, *sorted = NULL, *ranked = NULL;
-    bool *at_end = NULL;
     if (ok) {
         free(units.slots);
         units.slots = NULL;
@@ -227,13 +224,13 @@ static bool group(UnitSet *set, const Frontier *last) {
         found = malloc((n + 1) * sizeof *found);
         sorted = malloc((n + 1) * sizeof *sorted);
         ranked = malloc((n + 1) * sizeof *ranked);
-        at_end = calloc(n + 1, sizeof *at_end);
         set->node = malloc((n + 1) * sizeof *set->node);
         set->paths = malloc((n + 1) * sizeof *set->paths);
         set->estimate = malloc((n + 1) * sizeof *set->estimate);
         set->first = malloc((n + 1) * sizeof *set->first);
         set->roots = malloc((last->count + 1) * sizeof *set->roots);
-        ok = rank && fill && found && sorted && ranked && at_end && set->node && set->paths && set->estimate && set->first && set->roots;
+        ok = rank && fill && found && sorted && ranked && set->node && set->paths && set->estimate && set->first
+             && set->roots;
     }
     if (ok) {
         for (size_t u = 0; u < n; u++) {
@@ -241,7 +238,7 @@ static bool group(UnitSet *set, const Frontier *last) {
             replay(set, set->ply, units.parent[u], &pos);
             found[u] = (Ranked){(uint64_t)gen_count_legal(&pos), u};
         }
-        order_units(found, n, sorted, at_end, ranked);
+        order_units(found, n, sorted, ranked);
         for (size_t j = 0; j < last->count; j++)
             fill[unit_of[j]]++; /* pairs per unit, for now */
         size_t next = 0;
@@ -276,7 +273,6 @@ static bool group(UnitSet *set, const Frontier *last) {
     free(found);
     free(sorted);
     free(ranked);
-    free(at_end);
     return ok;
 }
 
