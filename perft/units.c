@@ -197,7 +197,7 @@ static void order_units(const Ranked *found, size_t n, Ranked *sorted, Ranked *o
     size_t tail = n <= UNIT_ORDER_SORTED ? n : n / 8 > UNIT_ORDER_SORTED ? n / 8 : (size_t)UNIT_ORDER_SORTED;
     size_t r = 0;
     for (size_t u = 0; u < n; u++) /* the bulk: every unit that sorts above the tail */
-        if (!tail || smallest_first(&found[u], &sorted[tail - 1]) > 0)
+        if (smallest_first(&found[u], &sorted[tail - 1]) > 0)
             order[r++] = found[u];
     for (size_t i = tail; i > 0; i--)
         order[r++] = sorted[i - 1];
