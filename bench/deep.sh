@@ -2,9 +2,11 @@
 # Deep-run benchmark: start position perft 9 (2,439,530,234,167) and, with --depth 10,
 # perft 10 (69,352,859,712,417), hashed, counted over work units, timed as whole
 # processes: 1 thread, 2 threads, and `mpirun -np 2 perft-mpi` with 1 thread each (the
-# two ranks share one set of tables of the same size). With --baseline BIN, that perft binary runs the
-# same 2-thread count in the same run (interleaved) and the ratio is printed. A wrong
-# count fails the benchmark. An untimed perft 7 with the same tables goes first.
+# two ranks share one set of tables of the same size). With --baseline BIN, that perft
+# binary runs the same 2-thread count in the same run (interleaved) and the ratio is
+# printed; it is refused when the memory beside the huge-page pool cannot hold its
+# tables. A wrong count, or a run that fails or is killed, fails the benchmark. An
+# untimed perft 7 with the same tables goes first.
 #
 # usage: bench/deep.sh [--depth 9|10] [--hash MB] [--runs N] [--baseline BIN] [PERFT_BINARY]
 set -euo pipefail
@@ -33,6 +35,16 @@ banner "perftkit deep-run benchmark (start position perft $depth, --hash $hash M
 # The tables (and perft-mpi's shared set) take the reserved huge-page pool when it holds
 # them: say whether it did, as it changes the times (bench/README.md).
 echo "huge-page pool: $(awk '/HugePages_Free/ {print $2}' /proc/meminfo) free pages of $(cat /proc/sys/vm/nr_hugepages) (vm.nr_hugepages; $((hash / 2)) needed)"
+# The baseline (50a026b) never takes the pool: its tables need `hash` MB of ordinary
+# memory beside it, or the kernel kills it (perft 10's 16 GiB pool and 16 GiB tables do
+# not fit in 24 GiB: run that baseline on its own with the pool given back).
+if [ -n "$baseline" ]; then
+    available=$(awk '/MemAvailable/ {print int($2 / 1024)}' /proc/meminfo)
+    if ((available < hash + 512)); then
+        echo "deep.sh: --baseline needs about $((hash + 512)) MB of ordinary memory, but $available MB is available beside the huge-page pool (vm.nr_hugepages $(cat /proc/sys/vm/nr_hugepages)); give the pool back or time the baseline on its own" >&2
+        exit 2
+    fi
+fi
 declare -a one two ranks base
 # Untimed: on this VM the first process to touch freed memory pays the host's page
 # faults (up to 12 s for 4 GiB); a perft 7 with the same tables touches every page.

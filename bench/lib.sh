@@ -11,13 +11,19 @@ maximum() { sort -g | tail -1; }
 now() { date +%s.%N; }
 
 # Runs one command, timed as a whole process; prints its seconds, and fails the
-# benchmark unless it printed the whole word `expected`.
+# benchmark unless it exited 0 and printed the whole word `expected`. A process killed
+# (the kernel's out-of-memory killer among others) is named as such, not as a wrong count.
 timed() {
     local expected=$1; shift
-    local start end out
+    local start end out status=0
     start=$(now)
-    out=$("$@")
+    out=$("$@") || status=$?
     end=$(now)
+    if ((status > 128)); then
+        echo "benchmark: $* was killed by signal $((status - 128))$( ((status == 137)) && echo ' (SIGKILL: out of memory?)')" >&2
+        exit 1
+    fi
+    ((status == 0)) || { echo "benchmark: $* exited with status $status: $out" >&2; exit 1; }
     grep -qw "$expected" <<<"$out" || { echo "benchmark: wrong count from $*: $out" >&2; exit 1; }
     awk -v a="$start" -v b="$end" 'BEGIN {printf "%.6f\n", b - a}'
 }
