@@ -912,58 +912,54 @@ int gen_count_legal(const Position *pos) {
     return count_node(&b, pos);
 }
 
-/* The child legal move `m` leads to, built from the parent's bitboards. */
-static BulkBoard board_after(const Position *pos, Move m) {
-    BulkBoard b = board_of(pos), c;
+/* The child legal move `m` of `pos` leads to, built from the parent's bitboards `b`
+ * (board_of(pos)); a plain move toggles its squares without asking what moved. */
+static ALWAYS_INLINE BulkBoard board_after(const BulkBoard *b, const Position *pos, Move m) {
+    BulkBoard c;
     Color us = pos->side, them = !us;
     Square from = move_from(m), to = move_to(m);
     switch (move_kind(m)) {
     case MOVE_CASTLING: /* encoded as the king taking its own rook */
-        child_castle(&c, &b, us, 2 * us + (to < from), from, to);
+        child_castle(&c, b, us, 2 * us + (to < from), from, to);
         break;
     case MOVE_EN_PASSANT:
-        child_en_passant(&c, &b, us, from, to);
+        child_en_passant(&c, b, us, from, to);
         break;
-    default: {
-        child_begin(&c, &b, pos, us, true, from, to);
-        PieceType moved = piece_type(pos->board[from]);
-        PieceType became = move_kind(m) == MOVE_PROMOTION ? move_promotion(m) : moved;
-        Bitboard from_bb = bb_square(from), to_bb = bb_square(to);
-        switch (moved) {
-        case PAWN: c.pawns ^= from_bb; break;
-        case KNIGHT: c.knights ^= from_bb; break;
-        case BISHOP: c.diagonal ^= from_bb; break;
-        case ROOK: c.straight ^= from_bb; break;
-        case QUEEN: c.diagonal ^= from_bb; c.straight ^= from_bb; break;
-        default: c.kings ^= from_bb; break;
-        }
-        switch (became) {
-        case PAWN: c.pawns |= to_bb; break;
+    case MOVE_PROMOTION: {
+        child_begin(&c, b, pos, us, true, from, to);
+        Bitboard to_bb = bb_square(to);
+        c.pawns ^= bb_square(from);
+        switch (move_promotion(m)) {
         case KNIGHT: c.knights |= to_bb; break;
         case BISHOP: c.diagonal |= to_bb; break;
         case ROOK: c.straight |= to_bb; break;
-        case QUEEN: c.diagonal |= to_bb; c.straight |= to_bb; break;
-        default: c.kings |= to_bb; break;
-        }
-        if (moved == PAWN && (from ^ to) == 16) {
-            Square passed = (from + to) / 2;
-            if (atk_pawn(us, passed) & b.pawns & b.color[them])
-                c.ep = (uint8_t)passed;
+        default: c.diagonal |= to_bb; c.straight |= to_bb; break;
         }
         break;
     }
+    default:
+        child_plain(&c, b, pos, us, true, from, to);
+        if ((b->pawns & bb_square(from)) && (from ^ to) == 16) {
+            Square passed = (from + to) / 2;
+            if (atk_pawn(us, passed) & b->pawns & b->color[them])
+                c.ep = (uint8_t)passed;
+        }
+        break;
     }
     return c;
 }
 
 int gen_count_after(const Position *pos, Move m) {
-    BulkBoard c = board_after(pos, m);
+    BulkBoard b = board_of(pos), c = board_after(&b, pos, m);
     return count_node(&c, pos);
 }
 
-uint64_t gen_count_replies_after(const Position *pos, Move m) {
-    BulkBoard c = board_after(pos, m);
-    return replies(&c, pos);
+void gen_count_replies_after(const Position *pos, const Move *moves, int n, uint64_t *counts) {
+    BulkBoard b = board_of(pos);
+    for (int i = 0; i < n; i++) {
+        BulkBoard c = board_after(&b, pos, moves[i]);
+        counts[i] = replies(&c, pos);
+    }
 }
 
 uint64_t gen_count_replies(const Position *pos) {

@@ -42,8 +42,9 @@ int gen_count_after(const Position *pos, Move m);
  * without listing or making any move. */
 uint64_t gen_count_replies(const Position *pos);
 
-/* perft(2) of the child legal move `m` leads to, without making m (as gen_count_after). */
-uint64_t gen_count_replies_after(const Position *pos, Move m);
+/* perft(2) of the child each of the `n` legal moves `moves` leads to, into counts[i],
+ * without making them (as gen_count_after): the parent's bitboards are read once. */
+void gen_count_replies_after(const Position *pos, const Move *moves, int n, uint64_t *counts);
 
 /* perft(depth) without hashing: the number of legal move sequences of length `depth`
  * (1 for depth 0), counted in bulk with no move listed or made (bulk.c). */

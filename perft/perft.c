@@ -53,7 +53,7 @@ static inline void pending_prefetch(const Table *table2, const Pending *p) {
 }
 
 /* Counts perft(3) of a pending node from its children's depth-2 entries, counting the
- * missing ones, and stores it. The buckets of the next pending node (`ahead`, or NULL)
+ * missing ones together (the node's bitboards read once), and stores it. The buckets of the next pending node (`ahead`, or NULL)
  * are prefetched first, so that they load during this node's counting. (Prefetches
  * issued together overlap; spread one or two per child they were slower.) */
 static Count count_pending(PerftSearch *s, Pending *p, const Pending *ahead, const Table *table3,
@@ -61,6 +61,10 @@ static Count count_pending(PerftSearch *s, Pending *p, const Pending *ahead, con
     Count nodes = 0;
     if (ahead)
         pending_prefetch(table2, ahead);
+    Move missed[MAX_MOVES];
+    uint8_t missed_index[MAX_MOVES];
+    uint64_t counts[MAX_MOVES];
+    int misses = 0;
     for (int i = 0; i < p->list.count; i++) {
         uint64_t stored;
         s->counters[2].probes++;
@@ -69,9 +73,13 @@ static Count count_pending(PerftSearch *s, Pending *p, const Pending *ahead, con
             nodes += stored;
             continue;
         }
-        uint64_t n = gen_count_replies_after(&p->pos, p->list.moves[i]);
-        table_store(table2, p->keys[i], n, &s->counters[2]);
-        nodes += n;
+        missed[misses] = p->list.moves[i];
+        missed_index[misses++] = (uint8_t)i;
+    }
+    gen_count_replies_after(&p->pos, missed, misses, counts);
+    for (int j = 0; j < misses; j++) {
+        table_store(table2, p->keys[missed_index[j]], counts[j], &s->counters[2]);
+        nodes += counts[j];
     }
     publish(s, nodes);
     table_store(table3, key_in(table3, &p->pos), (uint64_t)nodes, &s->counters[3]);
