@@ -53,14 +53,13 @@ static inline void pending_prefetch(const Table *table2, const Pending *p) {
 }
 
 /* Counts perft(3) of a pending node from its children's depth-2 entries, counting the
- * missing ones together (the node's bitboards read once), and stores it. The buckets of the next pending node (`ahead`, or NULL)
- * are prefetched first, so that they load during this node's counting. (Prefetches
- * issued together overlap; spread one or two per child they were slower.) */
+ * missing ones together (the node's bitboards read once), and stores it. The buckets
+ * of the next pending node (`ahead`, or NULL) are prefetched once this node's probes
+ * are done (they no longer wait behind them), so that they load during its counting.
+ * (Prefetches issued together overlap; spread one or two per child they were slower.) */
 static Count count_pending(PerftSearch *s, Pending *p, const Pending *ahead, const Table *table3,
                            const Table *table2) {
     Count nodes = 0;
-    if (ahead)
-        pending_prefetch(table2, ahead);
     Move missed[MAX_MOVES];
     uint8_t missed_index[MAX_MOVES];
     uint64_t counts[MAX_MOVES];
@@ -76,6 +75,8 @@ static Count count_pending(PerftSearch *s, Pending *p, const Pending *ahead, con
         missed[misses] = p->list.moves[i];
         missed_index[misses++] = (uint8_t)i;
     }
+    if (ahead)
+        pending_prefetch(table2, ahead);
     gen_count_replies_after(&p->pos, missed, misses, counts);
     for (int j = 0; j < misses; j++) {
         table_store(table2, p->keys[missed_index[j]], counts[j], &s->counters[2]);
