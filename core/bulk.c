@@ -353,8 +353,9 @@ static NOINLINE int king_steps_delta(const Reuse *r, const BulkBoard *b, Color u
     Bitboard guarded = r->guard_pawns | r->guard_knights | r->guard_king;
     Bitboard guarded_after = guard_after(r, b, us, from, to);
     Bitboard recheck = r->king_steps & (guarded ^ guarded_after);
+    /* Branch-free: which lines the move touches is not predictable. */
     for (int k = 0; k < r->steps; k++)
-        recheck |= r->step_lines[k] & from_to ? bb_square(r->step_square[k]) : 0;
+        recheck |= bb_square(r->step_square[k]) & -(Bitboard)((r->step_lines[k] & from_to) != 0);
     if (!recheck)
         return 0;
     Bitboard occupied = (b->color[WHITE] | b->color[BLACK]) ^ bb_square(r->their_king) ^ from_to;
