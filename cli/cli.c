@@ -123,7 +123,8 @@ void cli_draw_progress(FILE *err, const RunProgress *p) {
         return;
     }
     char leaves[COUNT_TEXT_SIZE];
-    double rate = p->elapsed > 0 ? count_to_double(p->leaves) / p->elapsed : 0;
+    /* The rate is this run's: leaves below units from a journal were counted before. */
+    double rate = p->elapsed > 0 ? count_to_double(p->leaves - p->resumed) / p->elapsed : 0;
     fprintf(err, "\r\033[Kperft %d: %zu/%zu units, %s leaves, %.0f Mleaves/s", p->depth, p->units_done, p->units,
             count_format(p->leaves, true, leaves), rate / 1e6);
     if (p->eta >= 0)

@@ -44,7 +44,8 @@ typedef struct CountOptions {
     "killed run can resume;\nwith --verify pass 2 journals to FILE.pass2"
 #define RESUME_HELP                                                                                  \
     "resume the run journaled in FILE: check its header against\nthis run, count the units it lacks, "  \
-    "and go on journaling\nto it; prints the total of an uninterrupted run"
+    "and go on journaling\nto it; prints the total of an uninterrupted run (its time,\nrate, "         \
+    "--max-time and --max-nodes are this launch's own)"
 #define VERIFY_HELP                                                                                   \
     "count twice, pass 2 with another key set (seed: --key-seed\nXOR 0x9e3779b97f4a7c15) and fresh "    \
     "tables; print both\ntotals and seeds; exit 1 if they differ"
@@ -248,7 +249,8 @@ static bool print_json(Cli *cli, const CountOptions *o, const Position *pos, con
         }
         json_set(doc, "iterations", list);
     }
-    double leaves = count_to_double(run->total);
+    double leaves = count_to_double(run->total - run->resumed_leaves); /* this run's: the rate's */
+    json_set(doc, "resumed_leaves", json_count(run->resumed_leaves));
     json_set(doc, "seconds", json_real(run->seconds));
     json_set(doc, "leaves_per_second", json_real(run->seconds > 0 ? leaves / run->seconds : 0.0));
     json_set(doc, "ns_per_leaf", json_real_or_null(leaves > 0 ? run->seconds * 1e9 / leaves : 0, leaves > 0));
@@ -294,7 +296,10 @@ static void print_text(Cli *cli, const CountOptions *o, bool divide, const Posit
         char words[COUNT_WORDS_SIZE];
         fprintf(out, "%s\n", count_words(run->total, words));
     }
-    cli_print_rate(side, run->total, run->seconds);
+    cli_print_rate(side, run->total - run->resumed_leaves, run->seconds);
+    if (run->units_resumed)
+        fprintf(side, "resumed: %s leaves below %zu units from the journal (not in the rate)\n",
+                count_format(run->resumed_leaves, true, text), run->units_resumed);
     fprintf(side, "status: %s\n", run_status_text(run->status));
     if (o->stats) {
         PlyStats stats[PERFT_MAX_DEPTH];

@@ -70,6 +70,8 @@ typedef struct Coordinator {
     UnitResult *results;        /* the finished units, in the order they finished */
     size_t finished;
     Count leaves;               /* below the finished units, weighted by their paths */
+    Count resumed_leaves;       /* of `leaves`, those below the units from the journal */
+    double resumed_size;        /* the expected size of those units (progress's ETA) */
     int ranks;
     volatile sig_atomic_t stop; /* set by rank 0's main thread: hand out no more; atomic
                                    stores, as the local worker's monitor reads it */
@@ -170,22 +172,29 @@ static RunStatus limit_reached(Coordinator *c, const RunLimits *limits, double t
         return RUN_INTERRUPTED;
     if (limits->max_seconds > 0 && t - c->start >= limits->max_seconds)
         return RUN_TIME_LIMIT;
-    if (limits->max_nodes && c->leaves >= limits->max_nodes)
+    if (limits->max_nodes && c->leaves - c->resumed_leaves >= limits->max_nodes) /* this run's, as --max-time */
         return RUN_NODE_LIMIT;
     return RUN_COMPLETED;
+}
+
+/* A unit's expected share of the run's leaves: its estimated size times its paths. */
+static double unit_size(const UnitSet *units, size_t unit) {
+    return (double)unit_estimate(units, unit) * (double)unit_paths(units, unit);
 }
 
 static void draw(Coordinator *c, double t, bool last) {
     if (!c->hooks || !c->hooks->progress)
         return;
-    double elapsed = t - c->start, share = 0, all = 0;
+    /* The ETA is from this run's pace: the units from the journal are left out. */
+    double elapsed = t - c->start, share = -c->resumed_size, all = -c->resumed_size;
     for (size_t u = 0; u < c->count; u++) {
-        double size = (double)unit_estimate(c->units, u) * (double)unit_paths(c->units, u);
+        double size = unit_size(c->units, u);
         all += size;
         share += c->done[u] ? size : 0;
     }
     RunProgress p = {.depth = c->depth, .units_done = c->finished, .units = c->count, .leaves = c->leaves,
-                     .elapsed = elapsed, .eta = share > 0 ? elapsed * (all - share) / share : -1, .last = last};
+                     .resumed = c->resumed_leaves, .elapsed = elapsed,
+                     .eta = share > 0 ? elapsed * (all - share) / share : -1, .last = last};
     c->hooks->progress(c->hooks->context, &p);
 }
 
@@ -469,7 +478,9 @@ void dist_run(Driver *driver, const Position *root, int depth, const RunLimits *
             c.done[hooks->finished[i].unit] = true;
             c.results[c.finished++] = hooks->finished[i];
             c.leaves += hooks->finished[i].count * (Count)unit_paths(units, hooks->finished[i].unit);
+            c.resumed_size += unit_size(units, hooks->finished[i].unit);
         }
+    c.resumed_leaves = c.leaves;
     c.left = c.count - c.finished;
     coordinate(&c, limits);
     /* The report: a driver run that counts nothing and books every finished unit. */
@@ -479,6 +490,7 @@ void dist_run(Driver *driver, const Position *root, int depth, const RunLimits *
                         .only_count = 0};
     driver_run(driver, root, depth, NULL, &booking, report);
     report->units_resumed = hooks ? hooks->finished_count : 0;
+    report->resumed_leaves = c.resumed_leaves;
     if (!report->complete && c.stop_reason != RUN_COMPLETED)
         report->status = c.stop_reason;
     report->seconds = clock_seconds() - start;

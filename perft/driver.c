@@ -142,6 +142,7 @@ typedef struct Run {
     int threads;
     int pending[MAX_MOVES]; /* units not yet counted, per root move */
     Count done_nodes;       /* leaves below the finished units, weighted */
+    Count resumed_nodes;    /* of done_nodes, those below the resumed units */
     uint64_t done_estimate, todo_estimate; /* expected sizes counted in this run, and to count */
     double start;
 } Run;
@@ -161,9 +162,11 @@ static Count leaves_so_far(const Run *run) {
     return leaves;
 }
 
+/* --max-nodes, like --max-time, bounds what this run counts: a resumed run's units from
+ * its journal do not count against it. */
 static void check_node_limit(Run *run) {
     if (run->limits && run->limits->max_nodes && run->report->units_done < run->report->units
-        && leaves_so_far(run) >= run->limits->max_nodes)
+        && leaves_so_far(run) - run->resumed_nodes >= run->limits->max_nodes)
         request_stop(run, RUN_NODE_LIMIT);
 }
 
@@ -187,7 +190,7 @@ static void book_unit(Run *run, size_t unit, Count count) {
 
 static void report_progress(Run *run, double t, bool last) {
     RunProgress p = {run->report->depth, run->report->units_done, run->report->units, leaves_so_far(run),
-                     t - run->start, -1, last};
+                     run->resumed_nodes, t - run->start, -1, last};
     if (run->done_estimate > 0 && run->todo_estimate > 0) {
         double share = (double)run->done_estimate / (double)run->todo_estimate;
         p.eta = share < 1 ? p.elapsed * (1 - share) / share : 0;
@@ -372,6 +375,7 @@ static bool prepare(Run *run, const RunHooks *hooks, int depth, RunStatus *why) 
             run->report->units_resumed++;
         }
     }
+    run->resumed_nodes = run->done_nodes;
     if (ok && hooks && hooks->only) { /* a batch: these units, once each, in this order */
         for (size_t i = 0; ok && i < hooks->only_count; i++) {
             size_t u = hooks->only[i];
@@ -485,6 +489,7 @@ void driver_run(Driver *driver, const Position *root, int depth, const RunLimits
         if (!report->roots[m].complete)
             report->roots[m].count = 0;
     report->total = run.done_nodes;
+    report->resumed_leaves = run.resumed_nodes;
     report->status = report->complete ? RUN_COMPLETED : run.stop_reason;
     report->seconds = clock_seconds() - start;
     pthread_cond_destroy(&run.ended);

@@ -49,6 +49,8 @@ typedef struct RunReport {
     size_t units, units_done;       /* units of the run, and those counted (resumed ones
                                        included) */
     size_t units_resumed;           /* units whose counts came from RunHooks.finished */
+    Count resumed_leaves;           /* the leaves below those units, in `total`: the rest is
+                                       what this run counted */
     TableCounters counters[PERFT_MAX_DEPTH + 1]; /* by remaining depth, summed over threads */
 } RunReport;
 
@@ -69,6 +71,7 @@ typedef struct RunProgress {
     int depth;
     size_t units_done, units; /* resumed units included */
     Count leaves;             /* below the finished units, and counted so far in the others */
+    Count resumed;            /* of `leaves`, those below resumed units (not counted by this run) */
     double elapsed;           /* seconds since the counting started */
     double eta;               /* seconds to go, from the expected size of the finished
                                  units' share; < 0 until one finishes */

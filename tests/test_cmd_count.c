@@ -4,6 +4,7 @@
 #include "cli_support.h"
 
 #include <jansson.h>
+#include <stdlib.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -139,6 +140,10 @@ Test(cmd_count, a_journaled_run_resumes_to_the_same_total) {
     json_t *doc = parse_json(&run);
     cr_assert_str_eq(json_string_value(json_object_get(doc, "total")), "4865609");
     cr_assert_eq(json_integer_value(json_object_get(doc, "units_resumed")), 400);
+    cr_assert_str_eq(json_string_value(json_object_get(doc, "resumed_leaves")), "4865609");
+    cr_assert(json_number_value(json_object_get(doc, "leaves_per_second")) == 0.0
+                  && json_is_null(json_object_get(doc, "ns_per_leaf")),
+              "nothing counted by this run, so no rate");
     json_decref(doc);
     cli_run_free(&run);
     /* A run stopped by --max-nodes leaves a journal that the resumed run completes. */
@@ -156,6 +161,43 @@ Test(cmd_count, a_journaled_run_resumes_to_the_same_total) {
     cr_assert(said && sscanf(said, "perft divide: %lu of %lu units from journal", &from, &of) == 2 && from > 0
                   && of == 5362,
               "some units came from the journal: %s", run.err);
+    cli_run_free(&run);
+    remove_journal(path);
+}
+
+/* A count of a --json document (a decimal string), as a number. */
+static unsigned long long json_total(json_t *doc, const char *field) {
+    return strtoull(json_string_value(json_object_get(doc, field)), NULL, 10);
+}
+
+/* --max-nodes, like --max-time, bounds what one launch counts: a journal already
+ * holding more leaves than the limit does not stop a resumed run at once. */
+Test(cmd_count, a_resumed_run_counts_the_limit_and_the_rate_from_its_own_leaves) {
+    char path[512];
+    temp_journal(path, sizeof path);
+    CliRun run = cli_run("count -d 6 -t 1 --hash 0 --split-ply 2 --max-nodes 30000000 --json --journal %s", path);
+    cr_assert_eq(run.status, 3, "%s", run.err);
+    json_t *doc = parse_json(&run);
+    unsigned long long first = json_total(doc, "total");
+    cr_assert(first >= 28000000 && first < 119060324, "got %llu", first);
+    json_decref(doc);
+    cli_run_free(&run);
+    run = cli_run("count -d 6 -t 1 --hash 0 --max-nodes 20000000 --json --resume %s", path);
+    cr_assert_eq(run.status, 3, "%s", run.err);
+    doc = parse_json(&run);
+    unsigned long long resumed = json_total(doc, "resumed_leaves"), second = json_total(doc, "total");
+    cr_assert_eq(resumed, first, "the journal's leaves, as the first launch counted them");
+    cr_assert(second - resumed >= 18000000, "this launch counted its own 20 M leaves: %llu", second - resumed);
+    double rate = json_number_value(json_object_get(doc, "leaves_per_second"));
+    double seconds = json_number_value(json_object_get(doc, "seconds"));
+    cr_assert(rate > 0 && rate * seconds < 1.01 * (double)(second - resumed), "the rate is of this launch's leaves");
+    json_decref(doc);
+    cli_run_free(&run);
+    run = cli_run("count -d 6 -t 1 --hash 0 --resume %s", path);
+    cr_assert_eq(run.status, 0, "%s", run.err);
+    cr_assert(strstr(run.out, "perft(6) = 119060324\n"), "%s", run.out);
+    cr_assert(strstr(run.out, "leaves below") && strstr(run.out, "units from the journal (not in the rate)\n"), "%s",
+              run.out);
     cli_run_free(&run);
     remove_journal(path);
 }

@@ -628,6 +628,7 @@ Test(driver, stopped_run_resumed_from_its_finished_units_counts_exactly) {
     driver_run(&driver, &pos, 5, NULL, &resume, &run);
     cr_assert(run.complete && run.total == 193690690, "got %llu", (unsigned long long)run.total);
     cr_assert_eq(run.units_resumed, journal.count);
+    cr_assert(run.resumed_leaves == weighted, "the resumed leaves are the journal's, apart from this run's");
     cr_assert_eq(rest.count + journal.count, unit_set_count(units), "the rest, and only the rest, counted");
     unit_set_destroy(units);
     driver_destroy(&driver);

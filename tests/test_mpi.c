@@ -104,6 +104,41 @@ Test(mpi, a_job_with_a_rank_killed_resumes_from_the_journal_with_other_ranks, .t
     run_command("rm -rf %s", dir);
 }
 
+/* The decimal string of `field` in a --json document's text, as a number. */
+static unsigned long long json_field(const char *doc, const char *field) {
+    char key[64];
+    snprintf(key, sizeof key, "\"%s\": \"", field);
+    const char *at = strstr(doc, key);
+    cr_assert(at, "no %s in: %s", field, doc);
+    return strtoull(at + strlen(key), NULL, 10);
+}
+
+/* Rank 0's --max-nodes, like --max-time, bounds what one launch counts: a journal
+ * already holding more leaves than the limit does not stop a resumed job at once. */
+Test(mpi, a_resumed_job_counts_the_limit_from_its_own_leaves, .timeout = 600) {
+    char dir[] = "/tmp/perftkit-mpi-XXXXXX";
+    cr_assert(mkdtemp(dir));
+    Run first = run_command("%s --allow-run-as-root --oversubscribe -np 2 %s count -d 7 -t 1 --hash 64 --split-ply 3 "
+                            "--max-nodes 1000000000 --json --journal %s/p7.jsonl 2>/dev/null",
+                            mpirun(), mpi_bin(), dir);
+    cr_assert_eq(first.status, 3, "stopped by the limit: %s", first.out);
+    unsigned long long journaled = json_field(first.out, "total");
+    cr_assert(journaled >= 1000000000ULL && journaled < 3195901860ULL, "%llu", journaled);
+    Run second = run_command("%s --allow-run-as-root --oversubscribe -np 2 %s count -d 7 -t 1 --hash 64 "
+                             "--max-nodes 500000000 --json --resume %s/p7.jsonl 2>/dev/null",
+                             mpirun(), mpi_bin(), dir);
+    cr_assert_eq(second.status, 3, "stopped by the limit again: %s", second.out);
+    unsigned long long resumed = json_field(second.out, "resumed_leaves"), total = json_field(second.out, "total");
+    cr_expect_eq(resumed, journaled, "the journal's leaves, as the first launch counted them");
+    cr_expect(total - resumed >= 500000000ULL, "this launch counted its own 500 M leaves: %llu", total - resumed);
+    Run last = run_command("%s --allow-run-as-root --oversubscribe -np 2 %s count -q -d 7 -t 1 --hash 64 --resume "
+                           "%s/p7.jsonl 2>/dev/null",
+                           mpirun(), mpi_bin(), dir);
+    cr_assert_eq(last.status, 0);
+    cr_expect_str_eq(last.out, "3195901860\n");
+    run_command("rm -rf %s", dir);
+}
+
 /* `perft stats ARGS` in one process and over `ranks` ranks print the same table. */
 static void expect_same_stats(int ranks, const char *args, const char *row) {
     Run one = run_command("%s stats %s 2>/dev/null", getenv("PERFTKIT_BIN"), args);
