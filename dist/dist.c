@@ -55,12 +55,20 @@ int dist_size(void) {
     return size;
 }
 
+/* What a rank does with a batch of units: counts them in order, calling `done` with
+ * each unit's own (unweighted) leaves as it finishes; stops early, leaving the rest
+ * unreported, when *stop is set (NULL: never). `work` is the count's or the
+ * statistics' own state. */
+typedef void (*BatchWork)(void *work, const size_t *units, size_t n, UnitDoneHook done, void *context,
+                          const volatile sig_atomic_t *stop);
+
 /* What rank 0 keeps while the run goes on. The mutex guards the queue, the results
  * and the caller's hooks, which both of rank 0's threads reach. */
 typedef struct Coordinator {
     pthread_mutex_t lock;
-    Driver *driver;
-    const Position *root;
+    BatchWork batch_work;       /* rank 0's own batches, as every rank's */
+    void *work;
+    size_t batch_max;           /* units in a batch at most (<= MAX_BATCH) */
     int depth;
     const UnitSet *units;
     const RunHooks *hooks;      /* the caller's */
@@ -87,6 +95,7 @@ static size_t take_batch(Coordinator *c, size_t *out, size_t room) {
         return 0;
     size_t want = c->left / (size_t)(4 * c->ranks) + 1;
     want = want > room ? room : want;
+    want = want > c->batch_max ? c->batch_max : want;
     size_t n = 0;
     while (n < want && c->next < c->count) {
         if (!c->done[c->next])
@@ -108,14 +117,23 @@ static void book(Coordinator *c, size_t unit, Count count) {
         c->hooks->unit_done(c->hooks->context, &c->results[c->finished - 1]);
 }
 
-/* Counts the units `only` on this rank, calling `done` for each; the driver's limits
- * are not used (each batch is a new driver run): rank 0 stops between batches. */
-static void count_batch(Driver *driver, const Position *root, int depth, const UnitSet *units, const size_t *only,
-                        size_t n, UnitDoneHook done, void *context, const volatile sig_atomic_t *stop) {
-    RunHooks hooks = {.unit_done = done, .context = context, .units = units, .only = only, .only_count = n};
+/* A count's batches: one driver run over the batch's units, on this rank's threads. */
+typedef struct CountWork {
+    Driver *driver;
+    const Position *root;
+    int depth;
+    const UnitSet *units;
+} CountWork;
+
+/* Counts the units `only` on this rank (BatchWork); the driver's limits are not used
+ * (each batch is a new driver run): rank 0 stops between batches. */
+static void count_batch(void *work, const size_t *only, size_t n, UnitDoneHook done, void *context,
+                        const volatile sig_atomic_t *stop) {
+    const CountWork *w = work;
+    RunHooks hooks = {.unit_done = done, .context = context, .units = w->units, .only = only, .only_count = n};
     RunLimits limits = {.interrupt = stop};
     RunReport report;
-    driver_run(driver, root, depth, &limits, &hooks, &report);
+    driver_run(w->driver, w->root, w->depth, &limits, &hooks, &report);
 }
 
 static void local_done(void *context, const UnitResult *r) {
@@ -135,7 +153,7 @@ static void *local_worker(void *arg) {
         pthread_mutex_unlock(&c->lock);
         if (n == 0)
             break;
-        count_batch(c->driver, c->root, c->depth, c->units, batch, n, local_done, c, &c->stop);
+        c->batch_work(c->work, batch, n, local_done, c, &c->stop);
     }
     pthread_mutex_lock(&c->lock);
     c->local_over = true;
@@ -247,9 +265,9 @@ static void outbox_done(void *context, const UnitResult *r) {
     box->words[box->count++] = (uint64_t)(r->count >> 64);
 }
 
-/* A worker rank: asks for batches (handing in the last one's results) until it gets an
- * empty one. */
-static void work(Driver *driver, const Position *root, int depth, const UnitSet *units) {
+/* A worker rank: asks for batches (handing in the last one's results) and does them
+ * with `batch_work` until it gets an empty one. */
+static void work(BatchWork batch_work, void *state) {
     Outbox *box = malloc(sizeof *box);
     uint64_t in[MAX_BATCH];
     size_t batch[MAX_BATCH];
@@ -267,7 +285,7 @@ static void work(Driver *driver, const Position *root, int depth, const UnitSet 
         for (int i = 0; i < n; i++)
             batch[i] = (size_t)in[i];
         box->count = 0;
-        count_batch(driver, root, depth, units, batch, (size_t)n, outbox_done, box, NULL);
+        batch_work(state, batch, (size_t)n, outbox_done, box, NULL);
     }
     free(box);
 }
@@ -460,16 +478,17 @@ void dist_run(Driver *driver, const Position *root, int depth, const RunLimits *
         unit_set_destroy(planned);
         return;
     }
+    CountWork counting = {driver, root, depth, units};
     if (rank != 0) {
-        work(driver, root, depth, units);
+        work(count_batch, &counting);
         memset(report, 0, sizeof *report);
         report->depth = depth;
         share_outcome(report);
         unit_set_destroy(planned);
         return;
     }
-    Coordinator c = {.driver = driver, .root = root, .depth = depth, .units = units, .hooks = hooks,
-                     .count = unit_set_count(units), .ranks = ranks, .start = start};
+    Coordinator c = {.batch_work = count_batch, .work = &counting, .batch_max = MAX_BATCH, .depth = depth,
+                     .units = units, .hooks = hooks, .count = unit_set_count(units), .ranks = ranks, .start = start};
     pthread_mutex_init(&c.lock, NULL);
     c.done = calloc(c.count + 1, sizeof *c.done);
     c.results = malloc((c.count + 1) * sizeof *c.results);
@@ -501,30 +520,35 @@ void dist_run(Driver *driver, const Position *root, int depth, const RunLimits *
     unit_set_destroy(planned);
 }
 
-/* One rank's turn at a unit of a statistics run: the unit's statistics weighted by its
- * paths added to `sum`, or why it stopped. */
-static RunStatus stats_turn(const UnitSet *units, size_t unit, int depth, int threads, StatsTables *tables,
-                            const RunLimits *limits, double start, int ranks, LeafStats *sum) {
-    RunLimits left = limits ? *limits : (RunLimits){0};
-    if (left.max_seconds > 0) {
-        left.max_seconds -= clock_seconds() - start;
-        if (left.max_seconds <= 0)
-            return RUN_TIME_LIMIT;
+/* A statistics run's batches: each unit's statistics, weighted by its paths, summed
+ * into this rank's `sum`; `status` is the first thing that stopped a unit short. */
+typedef struct StatsWork {
+    const UnitSet *units;
+    int depth;
+    int threads;
+    StatsTables *tables;
+    LeafStats sum;
+    RunStatus status;
+} StatsWork;
+
+static void stats_batch(void *work, const size_t *only, size_t n, UnitDoneHook done, void *context,
+                        const volatile sig_atomic_t *stop) {
+    StatsWork *w = work;
+    RunLimits limits = {.interrupt = stop};
+    for (size_t i = 0; i < n && w->status == RUN_COMPLETED; i++) {
+        Position pos;
+        LeafStats s;
+        unit_position(w->units, only[i], &pos);
+        RunStatus status = stats_run(&pos, w->depth - unit_set_ply(w->units), w->threads, w->tables, &limits, &s);
+        if (status != RUN_COMPLETED) {
+            w->status = stop && run_interrupted(&limits) ? RUN_COMPLETED : status; /* rank 0 says why it stopped */
+            return;
+        }
+        uint64_t paths = unit_paths(w->units, only[i]);
+        for (int f = 0; f < STATS_FIELDS; f++)
+            w->sum.field[f] += s.field[f] * paths;
+        done(context, &(UnitResult){only[i], s.field[STAT_NODES]});
     }
-    if (left.max_nodes) {
-        Count share = left.max_nodes / (Count)ranks + 1;
-        if ((Count)sum->field[STAT_NODES] >= share)
-            return RUN_NODE_LIMIT;
-        left.max_nodes = share - sum->field[STAT_NODES];
-    }
-    Position pos;
-    LeafStats s;
-    unit_position(units, unit, &pos);
-    RunStatus status = stats_run(&pos, depth - unit_set_ply(units), threads, tables, &left, &s);
-    uint64_t paths = unit_paths(units, unit);
-    for (int f = 0; status == RUN_COMPLETED && f < STATS_FIELDS; f++)
-        sum->field[f] += s.field[f] * paths;
-    return status;
 }
 
 RunStatus dist_stats_run(const Position *root, int depth, int threads, StatsTables *tables, const RunLimits *limits,
@@ -542,21 +566,36 @@ RunStatus dist_stats_run(const Position *root, int depth, int threads, StatsTabl
         MPI_Bcast(&status, 1, MPI_INT, 0, MPI_COMM_WORLD); /* every rank goes on to the next depth, or none */
         return (RunStatus)status;
     }
-    size_t count = unit_set_count(units);
-    double start = clock_seconds();
-    LeafStats sum = {{0}};
-    int status = RUN_COMPLETED;
-    /* Turns deal the units out like cards, back and forth, so the sizes are spread. */
-    for (size_t turn = 0; turn * (size_t)ranks < count; turn++) {
-        size_t seat = turn % 2 ? (size_t)(ranks - 1 - rank) : (size_t)rank, unit = turn * (size_t)ranks + seat;
-        int mine = unit < count ? (int)stats_turn(units, unit, depth, threads, tables, limits, start, ranks, &sum)
-                                : RUN_COMPLETED;
-        MPI_Allreduce(&mine, &status, 1, MPI_INT, MPI_MAX, MPI_COMM_WORLD);
-        if (status != RUN_COMPLETED)
-            break;
+    /* Units handed out one at a time, as each rank asks: a stop takes effect after the
+     * unit each rank is counting, and no rank waits for another's larger units. */
+    StatsWork stats = {units, depth, threads, tables, {{0}}, RUN_COMPLETED};
+    Coordinator c = {.batch_work = stats_batch, .work = &stats, .batch_max = 1, .depth = depth, .units = units,
+                     .count = unit_set_count(units), .ranks = ranks, .start = clock_seconds()};
+    if (rank == 0) {
+        c.done = calloc(c.count + 1, sizeof *c.done);
+        c.results = malloc((c.count + 1) * sizeof *c.results);
     }
+    int ready = rank != 0 || (c.done && c.results), status = RUN_COMPLETED;
+    MPI_Bcast(&ready, 1, MPI_INT, 0, MPI_COMM_WORLD);
+    if (!ready) {
+        status = RUN_NO_MEMORY;
+    } else if (rank != 0) {
+        work(stats_batch, &stats);
+    } else {
+        pthread_mutex_init(&c.lock, NULL);
+        c.left = c.count;
+        coordinate(&c, limits);
+        status = c.finished == c.count ? RUN_COMPLETED : c.stop_reason;
+        pthread_mutex_destroy(&c.lock);
+    }
+    free(c.done);
+    free(c.results);
+    /* A rank whose unit failed (out of memory) left it uncounted: every rank hears. */
+    int mine = (int)(stats.status != RUN_COMPLETED ? stats.status : (RunStatus)status);
+    MPI_Allreduce(&mine, &status, 1, MPI_INT, MPI_MAX, MPI_COMM_WORLD);
     if (status == RUN_COMPLETED)
-        MPI_Reduce(sum.field, rank == 0 ? out->field : NULL, STATS_FIELDS, MPI_UINT64_T, MPI_SUM, 0, MPI_COMM_WORLD);
+        MPI_Reduce(stats.sum.field, rank == 0 ? out->field : NULL, STATS_FIELDS, MPI_UINT64_T, MPI_SUM, 0,
+                   MPI_COMM_WORLD);
     unit_set_destroy(units);
     return (RunStatus)status;
 }

@@ -159,6 +159,22 @@ Test(mpi, stats_over_ranks_give_the_tables_of_one_process, .timeout = 600) {
     expect_same_stats(4, "-d 4 -t 1 --fen " KIWIPETE, "4085603");
 }
 
+/* Rank 0 stops handing out units at the limit: the depths before it are printed
+ * whole, as one process prints them, and every rank ends with exit 3. */
+Test(mpi, stats_over_ranks_stop_at_the_node_limit_with_the_depths_before_it_exact, .timeout = 600) {
+    const char *args = "-d 7 -t 1 --hash 64 --max-nodes 500000000";
+    Run one = run_command("%s stats %s 2>/dev/null", getenv("PERFTKIT_BIN"), args);
+    cr_assert_eq(one.status, 3, "stats %s: exit %d", args, one.status);
+    cr_assert(strstr(one.out, "\n6              119060324 ") && strstr(one.out, "partial: depths 1..6 of 1..7"), "%s",
+              one.out);
+    char expected[sizeof one.out];
+    memcpy(expected, one.out, sizeof expected);
+    Run many = run_command("%s --allow-run-as-root --oversubscribe -np 2 %s stats %s 2>/dev/null", mpirun(), mpi_bin(),
+                           args);
+    cr_assert_eq(many.status, 3, "-np 2 stats %s: exit %d", args, many.status);
+    cr_expect_str_eq(many.out, expected);
+}
+
 Test(mpi, a_verification_run_over_ranks_checks_both_key_sets, .timeout = 600) {
     Run r = run_command("%s --allow-run-as-root --oversubscribe -np 2 %s count -d 6 -t 1 --verify 2>&1", mpirun(),
                         mpi_bin());
