@@ -380,6 +380,27 @@ static void *map_node_shared(MPI_Comm node, int node_rank, size_t length, bool p
     return memory;
 }
 
+/* One shared object of `length` bytes mapped on every rank of `node`: from the pool
+ * when it has room (*pool), else from /dev/shm; MAP_FAILED on every rank when neither
+ * has room. Rank 0 says what the user should know: no room (each rank then keeps its
+ * own tables), or /dev/shm's small pages. Collective over `node`. */
+static void *map_set_for_node(MPI_Comm node, int node_rank, size_t length, bool *pool) {
+    *pool = true;
+    void *memory = map_node_shared(node, node_rank, length, true);
+    if (memory == MAP_FAILED) {
+        *pool = false;
+        memory = map_node_shared(node, node_rank, length, false);
+    }
+    if (memory == MAP_FAILED && dist_rank() == 0)
+        fprintf(stderr, "perft-mpi: no room for %zu MB of shared tables in the huge-page pool or /dev/shm: "
+                        "each rank keeps its own\n", length >> 20);
+    if (memory != MAP_FAILED && !*pool && dist_rank() == 0 && length >= SHM_HUGE_NOTE_BYTES && !shm_has_huge_pages())
+        fprintf(stderr, "perft-mpi: /dev/shm gives the shared tables 4 KiB pages, which slows them by about "
+                        "a third; for huge pages: mount -o remount,huge=advise /dev/shm, or reserve a pool "
+                        "(vm.nr_hugepages)\n");
+    return memory;
+}
+
 /* Ranks on one machine share one set of tables, as threads do: the node's first rank
  * makes a shared object of the size every rank asked for (--hash is then per machine,
  * not per rank), the others map the same object, and each rank's own tables are given
@@ -410,25 +431,38 @@ static void share_tables(Driver *driver) {
     size_t length = table_huge_page_round(driver->tables.span);
     table_set_unmap(&driver->tables);
     MPI_Barrier(node); /* every rank's pool pages are back before the first rank asks */
-    bool pool = true;
-    void *memory = map_node_shared(node, node_rank, length, true);
-    if (memory == MAP_FAILED) {
-        pool = false;
-        memory = map_node_shared(node, node_rank, length, false);
-    }
+    bool pool;
+    void *memory = map_set_for_node(node, node_rank, length, &pool);
     if (memory != MAP_FAILED) {
         table_set_adopt(&driver->tables, memory, length, pool);
-        if (!pool && dist_rank() == 0 && length >= SHM_HUGE_NOTE_BYTES && !shm_has_huge_pages())
-            fprintf(stderr, "perft-mpi: /dev/shm gives the shared tables 4 KiB pages, which slows them by about "
-                            "a third; for huge pages: mount -o remount,huge=advise /dev/shm, or reserve a pool "
-                            "(vm.nr_hugepages)\n");
     } else {
         char error[160];
-        if (dist_rank() == 0)
-            fprintf(stderr, "perft-mpi: no room for %zu MB of shared tables in the huge-page pool or /dev/shm: "
-                            "each rank keeps its own\n", length >> 20);
         if (!table_set_map(&driver->tables, error, sizeof error))
             fprintf(stderr, "perft-mpi: rank %d: %s: it counts without tables\n", dist_rank(), error);
+    }
+    MPI_Comm_free(&node);
+}
+
+/* The same for statistics tables, once (they stay shared): their own mapping, never
+ * from the pool and untouched so far, is given up only when the shared one is there. */
+static void share_stats_tables(StatsTables *tables) {
+    MPI_Comm node;
+    int node_rank = 0, node_size = 1;
+    MPI_Comm_split_type(MPI_COMM_WORLD, MPI_COMM_TYPE_SHARED, 0, MPI_INFO_NULL, &node);
+    MPI_Comm_rank(node, &node_rank);
+    MPI_Comm_size(node, &node_size);
+    unsigned long long mine = stats_tables_shared(tables) ? 0 : stats_tables_bytes(tables), shortest = 0, longest = 0;
+    MPI_Allreduce(&mine, &shortest, 1, MPI_UNSIGNED_LONG_LONG, MPI_MIN, node);
+    MPI_Allreduce(&mine, &longest, 1, MPI_UNSIGNED_LONG_LONG, MPI_MAX, node);
+    if (node_size > 1 && shortest > 0 && shortest != longest && dist_rank() == 0)
+        fprintf(stderr, "perft-mpi: the ranks on this machine made statistics tables of %llu to %llu MB: each keeps "
+                        "its own\n", shortest >> 20, longest >> 20);
+    if (node_size > 1 && shortest > 0 && shortest == longest) {
+        bool pool;
+        size_t length = table_huge_page_round(mine);
+        void *memory = map_set_for_node(node, node_rank, length, &pool);
+        if (memory != MAP_FAILED)
+            stats_tables_adopt(tables, memory, length);
     }
     MPI_Comm_free(&node);
 }
@@ -555,6 +589,8 @@ RunStatus dist_stats_run(const Position *root, int depth, int threads, StatsTabl
                          LeafStats *out) {
     int rank = dist_rank(), ranks = dist_size();
     memset(out, 0, sizeof *out);
+    if (ranks > 1)
+        share_stats_tables(tables);
     int ply = depth - 5 < 1 ? 1 : depth - 5 > 3 ? 3 : depth - 5;
     char error[160];
     UnitSet *units = ranks > 1 && depth >= 2 ? unit_set_create(root, ply, 0, error, sizeof error) : NULL;

@@ -36,8 +36,9 @@ void dist_run(Driver *driver, const Position *root, int depth, const RunLimits *
  * every rank calls it with the same arguments. The distinct positions a few plies
  * below the root (depth - 5 plies, 1 to 3) are handed out by rank 0 one at a time, in
  * their order, to whichever rank asks (rank 0 counts too), so a faster rank takes more;
- * each rank counts its units with its own threads and tables, weights them by their
- * paths, and rank 0 receives the sums (the other ranks' `out` is zero). Rank 0 applies
+ * each rank counts its units with its own threads, weights them by their paths (the
+ * ranks of one machine share one set of tables, as for dist_run, from the first call
+ * on), and rank 0 receives the sums (the other ranks' `out` is zero). Rank 0 applies
  * the limits (max_nodes to the leaves of the units counted so far) and Ctrl-C: every
  * rank stops after the unit it is counting, rank 0 at once. A unit a rank could not
  * count (out of memory) makes the run RUN_NO_MEMORY on every rank. */

@@ -42,6 +42,7 @@ struct StatsTables {
     uint64_t mask[STATS_MAX_DEPTH + 1];
     void *memory;
     size_t bytes;
+    bool shared;
 };
 
 /* Mixes the whole vector into one word, so that any torn mixture of two writes fails
@@ -92,6 +93,20 @@ StatsTables *stats_tables_create(size_t bytes, char *error, size_t error_size) {
         next += entries[depth];
     }
     return t;
+}
+
+size_t stats_tables_bytes(const StatsTables *t) { return t && t->memory ? t->bytes : 0; }
+
+bool stats_tables_shared(const StatsTables *t) { return t && t->shared; }
+
+void stats_tables_adopt(StatsTables *t, void *memory, size_t bytes) {
+    for (int depth = 1; depth <= STATS_MAX_DEPTH; depth++)
+        if (t->table[depth])
+            t->table[depth] = (StatsEntry *)memory + (t->table[depth] - (StatsEntry *)t->memory);
+    munmap(t->memory, t->bytes);
+    t->memory = memory;
+    t->bytes = bytes;
+    t->shared = true;
 }
 
 void stats_tables_destroy(StatsTables *t) {

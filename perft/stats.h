@@ -44,6 +44,17 @@ typedef struct StatsTables StatsTables;
 StatsTables *stats_tables_create(size_t bytes, char *error, size_t error_size);
 void stats_tables_destroy(StatsTables *tables);
 
+/* The bytes of the tables' one mapping (0: no tables), and whether it is one that
+ * other processes share (stats_tables_adopt). */
+size_t stats_tables_bytes(const StatsTables *tables);
+bool stats_tables_shared(const StatsTables *tables);
+
+/* Moves the tables, empty, into `memory`: a zeroed shared mapping of `bytes` >=
+ * stats_tables_bytes() that other processes of the same layout use too (perft-mpi's
+ * ranks on one machine), as threads share one set. The tables' own mapping is given
+ * back; stats_tables_destroy unmaps `memory`. */
+void stats_tables_adopt(StatsTables *tables, void *memory, size_t bytes);
+
 /* The threads a count at `depth` runs on when given `threads` (0: every processor):
  * one below depth 5, where the whole count takes about a millisecond. */
 int stats_threads(int depth, int threads);
