@@ -1,7 +1,8 @@
 /* dist.c — the MPI side of a run. Messages are arrays of 64-bit words: a worker's
  * request carries the results of its last batch (unit index, count low and high
  * words), rank 0's answer the indices of its next batch (none: the run is over for that
- * rank). Only the main thread of a rank calls MPI (MPI_THREAD_FUNNELED): on rank 0 it
+ * rank). A worker stopped by a signal or at the time limit sends its last results with
+ * one more word, why it stopped, and leaves without an answer: rank 0 stops the run. Only the main thread of a rank calls MPI (MPI_THREAD_FUNNELED): on rank 0 it
  * serves requests, watches the limits and draws progress while a second thread counts
  * rank 0's own batches; a worker rank's main thread asks, counts, and asks again.
  * Batches shrink as the queue empties (a share of what is left per rank), so every
@@ -57,10 +58,10 @@ int dist_size(void) {
 
 /* What a rank does with a batch of units: counts them in order, calling `done` with
  * each unit's own (unweighted) leaves as it finishes; stops early, leaving the rest
- * unreported, when *stop is set (NULL: never). `work` is the count's or the
- * statistics' own state. */
+ * unreported, at `limits` (an interrupt flag, and seconds from the call). `work` is
+ * the count's or the statistics' own state. */
 typedef void (*BatchWork)(void *work, const size_t *units, size_t n, UnitDoneHook done, void *context,
-                          const volatile sig_atomic_t *stop);
+                          const RunLimits *limits);
 
 /* What rank 0 keeps while the run goes on. The mutex guards the queue, the results
  * and the caller's hooks, which both of rank 0's threads reach. */
@@ -125,15 +126,13 @@ typedef struct CountWork {
     const UnitSet *units;
 } CountWork;
 
-/* Counts the units `only` on this rank (BatchWork); the driver's limits are not used
- * (each batch is a new driver run): rank 0 stops between batches. */
+/* Counts the units `only` on this rank (BatchWork): one driver run. */
 static void count_batch(void *work, const size_t *only, size_t n, UnitDoneHook done, void *context,
-                        const volatile sig_atomic_t *stop) {
+                        const RunLimits *limits) {
     const CountWork *w = work;
     RunHooks hooks = {.unit_done = done, .context = context, .units = w->units, .only = only, .only_count = n};
-    RunLimits limits = {.interrupt = stop};
     RunReport report;
-    driver_run(w->driver, w->root, w->depth, &limits, &hooks, &report);
+    driver_run(w->driver, w->root, w->depth, limits, &hooks, &report);
 }
 
 static void local_done(void *context, const UnitResult *r) {
@@ -153,7 +152,7 @@ static void *local_worker(void *arg) {
         pthread_mutex_unlock(&c->lock);
         if (n == 0)
             break;
-        c->batch_work(c->work, batch, n, local_done, c, &c->stop);
+        c->batch_work(c->work, batch, n, local_done, c, &(RunLimits){.interrupt = &c->stop});
     }
     pthread_mutex_lock(&c->lock);
     c->local_over = true;
@@ -164,18 +163,26 @@ static void *local_worker(void *arg) {
 /* Answers one request: books its results, sends the next batch; returns true when the
  * answer was an empty batch (that rank is done). */
 static bool serve(Coordinator *c, MPI_Status *probe) {
+    uint64_t in[MAX_BATCH * WORDS_PER_RESULT + 1]; /* a batch's results, and why the worker stopped */
     int words = 0;
+    MPI_Recv(in, MAX_BATCH * WORDS_PER_RESULT + 1, MPI_UINT64_T, probe->MPI_SOURCE, TAG_REQUEST, MPI_COMM_WORLD,
+             MPI_STATUS_IGNORE);
     MPI_Get_count(probe, MPI_UINT64_T, &words);
-    uint64_t *in = malloc(((size_t)words + 1) * sizeof *in);
-    MPI_Recv(in, words, MPI_UINT64_T, probe->MPI_SOURCE, TAG_REQUEST, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
     size_t batch[MAX_BATCH];
     uint64_t out[MAX_BATCH];
     pthread_mutex_lock(&c->lock);
     for (int i = 0; i + WORDS_PER_RESULT <= words; i += WORDS_PER_RESULT)
         book(c, (size_t)in[i], (Count)in[i + 1] | (Count)in[i + 2] << 64);
+    if (words % WORDS_PER_RESULT == 1) { /* the worker stopped and left: the whole run stops */
+        if (!c->stop) {
+            c->stop_reason = (RunStatus)in[words - 1];
+            __atomic_store_n(&c->stop, 1, __ATOMIC_RELAXED);
+        }
+        pthread_mutex_unlock(&c->lock);
+        return true;
+    }
     size_t n = take_batch(c, batch, MAX_BATCH);
     pthread_mutex_unlock(&c->lock);
-    free(in);
     for (size_t i = 0; i < n; i++)
         out[i] = batch[i];
     MPI_Send(out, (int)n, MPI_UINT64_T, probe->MPI_SOURCE, TAG_BATCH, MPI_COMM_WORLD);
@@ -254,7 +261,7 @@ static void coordinate(Coordinator *c, const RunLimits *limits) {
 }
 
 typedef struct Outbox {
-    uint64_t words[MAX_BATCH * WORDS_PER_RESULT];
+    uint64_t words[MAX_BATCH * WORDS_PER_RESULT + 1];
     int count;
 } Outbox;
 
@@ -265,9 +272,23 @@ static void outbox_done(void *context, const UnitResult *r) {
     box->words[box->count++] = (uint64_t)(r->count >> 64);
 }
 
+/* Why a worker rank stops before rank 0 tells it to: a signal, or the time limit
+ * counted from `start` (rank 0 applies the others); RUN_COMPLETED to go on. */
+static RunStatus worker_stop(const RunLimits *limits, double start) {
+    if (!limits)
+        return RUN_COMPLETED;
+    if (run_interrupted(limits))
+        return RUN_INTERRUPTED;
+    if (limits->max_seconds > 0 && clock_seconds() - start >= limits->max_seconds)
+        return RUN_TIME_LIMIT;
+    return RUN_COMPLETED;
+}
+
 /* A worker rank: asks for batches (handing in the last one's results) and does them
- * with `batch_work` until it gets an empty one. */
-static void work(BatchWork batch_work, void *state) {
+ * with `batch_work` until it gets an empty one, or until a signal or the time limit
+ * stops it (the run's `limits` from `start`): then it hands in what it finished with
+ * why it stopped, at once, and leaves. */
+static void work(BatchWork batch_work, void *state, const RunLimits *limits, double start) {
     Outbox *box = malloc(sizeof *box);
     uint64_t in[MAX_BATCH];
     size_t batch[MAX_BATCH];
@@ -285,7 +306,19 @@ static void work(BatchWork batch_work, void *state) {
         for (int i = 0; i < n; i++)
             batch[i] = (size_t)in[i];
         box->count = 0;
-        batch_work(state, batch, (size_t)n, outbox_done, box, NULL);
+        RunStatus why = worker_stop(limits, start);
+        if (why == RUN_COMPLETED) {
+            RunLimits left = {.interrupt = limits ? limits->interrupt : NULL};
+            if (limits && limits->max_seconds > 0)
+                left.max_seconds = limits->max_seconds - (clock_seconds() - start);
+            batch_work(state, batch, (size_t)n, outbox_done, box, &left);
+            why = worker_stop(limits, start);
+        }
+        if (why != RUN_COMPLETED) {
+            box->words[box->count++] = (uint64_t)why;
+            MPI_Send(box->words, box->count, MPI_UINT64_T, 0, TAG_REQUEST, MPI_COMM_WORLD);
+            break;
+        }
     }
     free(box);
 }
@@ -514,7 +547,7 @@ void dist_run(Driver *driver, const Position *root, int depth, const RunLimits *
     }
     CountWork counting = {driver, root, depth, units};
     if (rank != 0) {
-        work(count_batch, &counting);
+        work(count_batch, &counting, limits, start);
         memset(report, 0, sizeof *report);
         report->depth = depth;
         share_outcome(report);
@@ -566,16 +599,21 @@ typedef struct StatsWork {
 } StatsWork;
 
 static void stats_batch(void *work, const size_t *only, size_t n, UnitDoneHook done, void *context,
-                        const volatile sig_atomic_t *stop) {
+                        const RunLimits *limits) {
     StatsWork *w = work;
-    RunLimits limits = {.interrupt = stop};
+    double start = clock_seconds();
     for (size_t i = 0; i < n && w->status == RUN_COMPLETED; i++) {
+        RunLimits left = *limits; /* its seconds from this unit on */
+        if (limits->max_seconds > 0 && (left.max_seconds -= clock_seconds() - start) <= 0)
+            return;
         Position pos;
         LeafStats s;
         unit_position(w->units, only[i], &pos);
-        RunStatus status = stats_run(&pos, w->depth - unit_set_ply(w->units), w->threads, w->tables, &limits, &s);
+        RunStatus status = stats_run(&pos, w->depth - unit_set_ply(w->units), w->threads, w->tables, &left, &s);
+        if (status == RUN_INTERRUPTED || status == RUN_TIME_LIMIT) /* a stop: the caller says why */
+            return;
         if (status != RUN_COMPLETED) {
-            w->status = stop && run_interrupted(&limits) ? RUN_COMPLETED : status; /* rank 0 says why it stopped */
+            w->status = status;
             return;
         }
         uint64_t paths = unit_paths(w->units, only[i]);
@@ -616,7 +654,7 @@ RunStatus dist_stats_run(const Position *root, int depth, int threads, StatsTabl
     if (!ready) {
         status = RUN_NO_MEMORY;
     } else if (rank != 0) {
-        work(stats_batch, &stats);
+        work(stats_batch, &stats, limits, c.start);
     } else {
         pthread_mutex_init(&c.lock, NULL);
         c.left = c.count;

@@ -139,6 +139,29 @@ Test(mpi, a_resumed_job_counts_the_limit_from_its_own_leaves, .timeout = 600) {
     run_command("rm -rf %s", dir);
 }
 
+/* A worker rank sent SIGTERM alone (a scheduler taking one machine back) stops at
+ * once, hands in the units it finished and leaves; rank 0 then stops the whole job as
+ * interrupted (exit 130) with a journal that resumes to the exact count. */
+Test(mpi, a_signal_to_one_worker_rank_stops_the_job_resumably, .timeout = 600) {
+    char dir[] = "/tmp/perftkit-mpi-XXXXXX";
+    cr_assert(mkdtemp(dir));
+    Run stopped = run_command("%s --allow-run-as-root --oversubscribe -np 2 %s count -d 8 -t 1 --hash 0 --split-ply 3 "
+                              "--journal %s/p8.jsonl >%s/out 2>&1 & job=$!; "
+                              "for i in $(seq 300); do [ \"$(wc -l < %s/p8.jsonl 2>/dev/null)\" -ge 2 ] 2>/dev/null "
+                              "&& break; sleep 0.1; done; pkill -TERM -n -x perft-mpi; wait $job; echo \"exit $?\"; "
+                              "cat %s/out",
+                              mpirun(), mpi_bin(), dir, dir, dir, dir);
+    cr_assert(strstr(stopped.out, "exit 130\n"), "the job ends as interrupted:\n%s", stopped.out);
+    cr_assert(strstr(stopped.out, "status: interrupted\n") && strstr(stopped.out, "continue with --resume"), "%s",
+              stopped.out);
+    Run resumed = run_command("%s --allow-run-as-root --oversubscribe -np 2 %s count -q -d 8 -t 1 --hash 64 --resume "
+                              "%s/p8.jsonl 2>&1",
+                              mpirun(), mpi_bin(), dir);
+    cr_assert_eq(resumed.status, 0, "%s", resumed.out);
+    cr_expect(strstr(resumed.out, "84998978956\n"), "%s", resumed.out);
+    run_command("rm -rf %s", dir);
+}
+
 /* `perft stats ARGS` in one process and over `ranks` ranks print the same table. */
 static void expect_same_stats(int ranks, const char *args, const char *row) {
     Run one = run_command("%s stats %s 2>/dev/null", getenv("PERFTKIT_BIN"), args);
