@@ -434,44 +434,52 @@ static void *map_set_for_node(MPI_Comm node, int node_rank, size_t length, bool 
     return memory;
 }
 
+/* The ranks of this machine (*node, which the caller frees, and this rank's place in
+ * it) and the size of tables every one of them offers to share: `mine` bytes (0: none
+ * to share), or 0 when some rank offers none, the ranks made tables of different sizes
+ * (their layouts differ: rank 0 says each keeps its own) or the rank is alone here.
+ * Collective. */
+static unsigned long long node_share_size(MPI_Comm *node, int *node_rank, unsigned long long mine,
+                                          const char *what) {
+    int node_size = 1;
+    MPI_Comm_split_type(MPI_COMM_WORLD, MPI_COMM_TYPE_SHARED, 0, MPI_INFO_NULL, node);
+    MPI_Comm_rank(*node, node_rank);
+    MPI_Comm_size(*node, &node_size);
+    unsigned long long shortest = 0, longest = 0;
+    MPI_Allreduce(&mine, &shortest, 1, MPI_UNSIGNED_LONG_LONG, MPI_MIN, *node);
+    MPI_Allreduce(&mine, &longest, 1, MPI_UNSIGNED_LONG_LONG, MPI_MAX, *node);
+    if (node_size > 1 && shortest > 0 && shortest != longest && dist_rank() == 0)
+        fprintf(stderr, "perft-mpi: the ranks on this machine made %s of %llu to %llu MB: each keeps its own\n", what,
+                shortest >> 20, longest >> 20);
+    return node_size > 1 && shortest == longest ? shortest : 0;
+}
+
 /* Ranks on one machine share one set of tables, as threads do: the node's first rank
  * makes a shared object of the size every rank asked for (--hash is then per machine,
  * not per rank), the others map the same object, and each rank's own tables are given
  * up first, so that the pool's pages they held can go to the shared set. The object
  * comes from the reserved huge-page pool when it has room, else from /dev/shm; where
- * neither has room, every rank maps its own tables again and rank 0 says so. Collective. */
+ * neither has room, every rank maps its own tables again and rank 0 says so. Each rank
+ * sized its tables itself (free memory, refusals): one layout for all, or every rank
+ * keeps its own, as a longer layout than the object would fault. Collective. */
 static void share_tables(Driver *driver) {
     MPI_Comm node;
-    int node_rank = 0, node_size = 1;
-    MPI_Comm_split_type(MPI_COMM_WORLD, MPI_COMM_TYPE_SHARED, 0, MPI_INFO_NULL, &node);
-    MPI_Comm_rank(node, &node_rank);
-    MPI_Comm_size(node, &node_size);
+    int node_rank = 0;
     TableMemory kind = driver->tables.kind;
-    int have = kind == TABLE_MEMORY_ORDINARY || kind == TABLE_MEMORY_POOL, all_have = 0;
-    MPI_Allreduce(&have, &all_have, 1, MPI_INT, MPI_MIN, node);
-    /* Each rank sized its tables itself (free memory, refusals): one layout for all, or
-     * every rank keeps its own, as a longer layout than the object would fault. */
-    unsigned long long mine = driver->tables.span, shortest = 0, longest = 0;
-    MPI_Allreduce(&mine, &shortest, 1, MPI_UNSIGNED_LONG_LONG, MPI_MIN, node);
-    MPI_Allreduce(&mine, &longest, 1, MPI_UNSIGNED_LONG_LONG, MPI_MAX, node);
-    if (node_size > 1 && all_have && shortest != longest && dist_rank() == 0)
-        fprintf(stderr, "perft-mpi: the ranks on this machine made tables of %llu to %llu MB: each keeps its own\n",
-                shortest >> 20, longest >> 20);
-    if (node_size == 1 || !all_have || shortest != longest) {
-        MPI_Comm_free(&node);
-        return;
-    }
-    size_t length = table_huge_page_round(driver->tables.span);
-    table_set_unmap(&driver->tables);
-    MPI_Barrier(node); /* every rank's pool pages are back before the first rank asks */
-    bool pool;
-    void *memory = map_set_for_node(node, node_rank, length, &pool);
-    if (memory != MAP_FAILED) {
-        table_set_adopt(&driver->tables, memory, length, pool);
-    } else {
-        char error[160];
-        if (!table_set_map(&driver->tables, error, sizeof error))
-            fprintf(stderr, "perft-mpi: rank %d: %s: it counts without tables\n", dist_rank(), error);
+    bool own = kind == TABLE_MEMORY_ORDINARY || kind == TABLE_MEMORY_POOL;
+    if (node_share_size(&node, &node_rank, own ? driver->tables.span : 0, "tables") > 0) {
+        size_t length = table_huge_page_round(driver->tables.span);
+        table_set_unmap(&driver->tables);
+        MPI_Barrier(node); /* every rank's pool pages are back before the first rank asks */
+        bool pool;
+        void *memory = map_set_for_node(node, node_rank, length, &pool);
+        if (memory != MAP_FAILED) {
+            table_set_adopt(&driver->tables, memory, length, pool);
+        } else {
+            char error[160];
+            if (!table_set_map(&driver->tables, error, sizeof error))
+                fprintf(stderr, "perft-mpi: rank %d: %s: it counts without tables\n", dist_rank(), error);
+        }
     }
     MPI_Comm_free(&node);
 }
@@ -480,17 +488,9 @@ static void share_tables(Driver *driver) {
  * from the pool and untouched so far, is given up only when the shared one is there. */
 static void share_stats_tables(StatsTables *tables) {
     MPI_Comm node;
-    int node_rank = 0, node_size = 1;
-    MPI_Comm_split_type(MPI_COMM_WORLD, MPI_COMM_TYPE_SHARED, 0, MPI_INFO_NULL, &node);
-    MPI_Comm_rank(node, &node_rank);
-    MPI_Comm_size(node, &node_size);
-    unsigned long long mine = stats_tables_shared(tables) ? 0 : stats_tables_bytes(tables), shortest = 0, longest = 0;
-    MPI_Allreduce(&mine, &shortest, 1, MPI_UNSIGNED_LONG_LONG, MPI_MIN, node);
-    MPI_Allreduce(&mine, &longest, 1, MPI_UNSIGNED_LONG_LONG, MPI_MAX, node);
-    if (node_size > 1 && shortest > 0 && shortest != longest && dist_rank() == 0)
-        fprintf(stderr, "perft-mpi: the ranks on this machine made statistics tables of %llu to %llu MB: each keeps "
-                        "its own\n", shortest >> 20, longest >> 20);
-    if (node_size > 1 && shortest > 0 && shortest == longest) {
+    int node_rank = 0;
+    size_t mine = stats_tables_shared(tables) ? 0 : stats_tables_bytes(tables);
+    if (node_share_size(&node, &node_rank, mine, "statistics tables") > 0) {
         bool pool;
         size_t length = table_huge_page_round(mine);
         void *memory = map_set_for_node(node, node_rank, length, &pool);
