@@ -323,6 +323,24 @@ static void work(BatchWork batch_work, void *state, const RunLimits *limits, dou
     free(box);
 }
 
+/* Rank 0's bookkeeping for the units, allocated; false on every rank when rank 0 has
+ * no memory for it (then nothing is counted, and no rank waits for rank 0). Collective. */
+static bool coordinator_ready(Coordinator *c, int rank) {
+    if (rank == 0) {
+        c->done = calloc(c->count + 1, sizeof *c->done);
+        c->results = malloc((c->count + 1) * sizeof *c->results);
+    }
+    int ready = rank != 0 || (c->done && c->results);
+    MPI_Bcast(&ready, 1, MPI_INT, 0, MPI_COMM_WORLD);
+    if (!ready) {
+        free(c->done);
+        free(c->results);
+        c->done = NULL;
+        c->results = NULL;
+    }
+    return ready;
+}
+
 /* The digest and count of every rank's plan agree with rank 0's; collective. */
 static bool plans_agree(const UnitSet *units) {
     uint64_t mine[2] = {unit_set_digest(units), unit_set_count(units)}, ranks0[2] = {mine[0], mine[1]};
@@ -546,6 +564,15 @@ void dist_run(Driver *driver, const Position *root, int depth, const RunLimits *
         return;
     }
     CountWork counting = {driver, root, depth, units};
+    Coordinator c = {.batch_work = count_batch, .work = &counting, .batch_max = MAX_BATCH, .depth = depth,
+                     .units = units, .hooks = hooks, .count = unit_set_count(units), .ranks = ranks, .start = start};
+    if (!coordinator_ready(&c, rank)) {
+        memset(report, 0, sizeof *report);
+        report->depth = depth;
+        report->status = RUN_NO_MEMORY;
+        unit_set_destroy(planned);
+        return;
+    }
     if (rank != 0) {
         work(count_batch, &counting, limits, start);
         memset(report, 0, sizeof *report);
@@ -554,11 +581,7 @@ void dist_run(Driver *driver, const Position *root, int depth, const RunLimits *
         unit_set_destroy(planned);
         return;
     }
-    Coordinator c = {.batch_work = count_batch, .work = &counting, .batch_max = MAX_BATCH, .depth = depth,
-                     .units = units, .hooks = hooks, .count = unit_set_count(units), .ranks = ranks, .start = start};
     pthread_mutex_init(&c.lock, NULL);
-    c.done = calloc(c.count + 1, sizeof *c.done);
-    c.results = malloc((c.count + 1) * sizeof *c.results);
     for (size_t i = 0; hooks && i < hooks->finished_count; i++) /* a resumed run's units: done, not booked again */
         if (hooks->finished[i].unit < c.count && !c.done[hooks->finished[i].unit]) {
             c.done[hooks->finished[i].unit] = true;
@@ -645,13 +668,8 @@ RunStatus dist_stats_run(const Position *root, int depth, int threads, StatsTabl
     StatsWork stats = {units, depth, threads, tables, {{0}}, RUN_COMPLETED};
     Coordinator c = {.batch_work = stats_batch, .work = &stats, .batch_max = 1, .depth = depth, .units = units,
                      .count = unit_set_count(units), .ranks = ranks, .start = clock_seconds()};
-    if (rank == 0) {
-        c.done = calloc(c.count + 1, sizeof *c.done);
-        c.results = malloc((c.count + 1) * sizeof *c.results);
-    }
-    int ready = rank != 0 || (c.done && c.results), status = RUN_COMPLETED;
-    MPI_Bcast(&ready, 1, MPI_INT, 0, MPI_COMM_WORLD);
-    if (!ready) {
+    int status = RUN_COMPLETED;
+    if (!coordinator_ready(&c, rank)) {
         status = RUN_NO_MEMORY;
     } else if (rank != 0) {
         work(stats_batch, &stats, limits, c.start);
