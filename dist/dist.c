@@ -2,8 +2,9 @@
  * request carries the results of its last batch (unit index, count low and high
  * words), rank 0's answer the indices of its next batch (none: the run is over for that
  * rank). A worker stopped by a signal or at the time limit sends its last results with
- * one more word, why it stopped, and leaves without an answer: rank 0 stops the run. Only the main thread of a rank calls MPI (MPI_THREAD_FUNNELED): on rank 0 it
- * serves requests, watches the limits and draws progress while a second thread counts
+ * one more word, why it stopped, and leaves without an answer: rank 0 stops the run.
+ * Only the main thread of a rank calls MPI (MPI_THREAD_FUNNELED): on rank 0 it serves
+ * requests, watches the limits and draws progress while a second thread counts
  * rank 0's own batches; a worker rank's main thread asks, counts, and asks again.
  * Batches shrink as the queue empties (a share of what is left per rank), so every
  * rank is busy to the end; units are handed out in the plan's order (units.h). */
@@ -58,10 +59,34 @@ int dist_size(void) {
 
 /* What a rank does with a batch of units: counts them in order, calling `done` with
  * each unit's own (unweighted) leaves as it finishes; stops early, leaving the rest
- * unreported, at `limits` (an interrupt flag, and seconds from the call). `work` is
- * the count's or the statistics' own state. */
+ * unreported, at `limits` (an interrupt flag, and seconds from `start`; limits_now).
+ * `work` is the count's or the statistics' own state. */
 typedef void (*BatchWork)(void *work, const size_t *units, size_t n, UnitDoneHook done, void *context,
-                          const RunLimits *limits);
+                          const RunLimits *limits, double start);
+
+/* Why a run with `limits` (NULL: none) started at `start` stops at `now` for a signal
+ * or its time limit (the node limit is rank 0's alone); RUN_COMPLETED to go on. */
+static RunStatus stop_reason(const RunLimits *limits, double start, double now) {
+    if (!limits)
+        return RUN_COMPLETED;
+    if (run_interrupted(limits))
+        return RUN_INTERRUPTED;
+    if (limits->max_seconds > 0 && now - start >= limits->max_seconds)
+        return RUN_TIME_LIMIT;
+    return RUN_COMPLETED;
+}
+
+/* The limits a run started at `start` has left for a call made now, in *left (its
+ * interrupt flag, the seconds left); false when it is to stop already. */
+static bool limits_now(const RunLimits *limits, double start, RunLimits *left) {
+    double now = clock_seconds();
+    if (stop_reason(limits, start, now) != RUN_COMPLETED)
+        return false;
+    *left = (RunLimits){.interrupt = limits ? limits->interrupt : NULL};
+    if (limits && limits->max_seconds > 0)
+        left->max_seconds = limits->max_seconds - (now - start);
+    return true;
+}
 
 /* What rank 0 keeps while the run goes on. The mutex guards the queue, the results
  * and the caller's hooks, which both of rank 0's threads reach. */
@@ -89,13 +114,12 @@ typedef struct Coordinator {
     double start;
 } Coordinator;
 
-/* The next batch, up to `room` indices, into `out`; 0 when the queue is empty or the run
- * is stopping. Under the lock. */
-static size_t take_batch(Coordinator *c, size_t *out, size_t room) {
+/* The next batch, up to c->batch_max indices, into `out`; 0 when the queue is empty or
+ * the run is stopping. Under the lock. */
+static size_t take_batch(Coordinator *c, size_t *out) {
     if (c->stop)
         return 0;
     size_t want = c->left / (size_t)(4 * c->ranks) + 1;
-    want = want > room ? room : want;
     want = want > c->batch_max ? c->batch_max : want;
     size_t n = 0;
     while (n < want && c->next < c->count) {
@@ -128,11 +152,13 @@ typedef struct CountWork {
 
 /* Counts the units `only` on this rank (BatchWork): one driver run. */
 static void count_batch(void *work, const size_t *only, size_t n, UnitDoneHook done, void *context,
-                        const RunLimits *limits) {
+                        const RunLimits *limits, double start) {
     const CountWork *w = work;
     RunHooks hooks = {.unit_done = done, .context = context, .units = w->units, .only = only, .only_count = n};
+    RunLimits left;
     RunReport report;
-    driver_run(w->driver, w->root, w->depth, limits, &hooks, &report);
+    if (limits_now(limits, start, &left))
+        driver_run(w->driver, w->root, w->depth, &left, &hooks, &report);
 }
 
 static void local_done(void *context, const UnitResult *r) {
@@ -148,11 +174,11 @@ static void *local_worker(void *arg) {
     size_t batch[MAX_BATCH];
     for (;;) {
         pthread_mutex_lock(&c->lock);
-        size_t n = take_batch(c, batch, MAX_BATCH);
+        size_t n = take_batch(c, batch);
         pthread_mutex_unlock(&c->lock);
         if (n == 0)
             break;
-        c->batch_work(c->work, batch, n, local_done, c, &(RunLimits){.interrupt = &c->stop});
+        c->batch_work(c->work, batch, n, local_done, c, &(RunLimits){.interrupt = &c->stop}, c->start);
     }
     pthread_mutex_lock(&c->lock);
     c->local_over = true;
@@ -181,7 +207,7 @@ static bool serve(Coordinator *c, MPI_Status *probe) {
         pthread_mutex_unlock(&c->lock);
         return true;
     }
-    size_t n = take_batch(c, batch, MAX_BATCH);
+    size_t n = take_batch(c, batch);
     pthread_mutex_unlock(&c->lock);
     for (size_t i = 0; i < n; i++)
         out[i] = batch[i];
@@ -191,12 +217,9 @@ static bool serve(Coordinator *c, MPI_Status *probe) {
 
 /* Why rank 0 should stop handing out units, or RUN_COMPLETED to go on. */
 static RunStatus limit_reached(Coordinator *c, const RunLimits *limits, double t) {
-    if (!limits)
-        return RUN_COMPLETED;
-    if (run_interrupted(limits))
-        return RUN_INTERRUPTED;
-    if (limits->max_seconds > 0 && t - c->start >= limits->max_seconds)
-        return RUN_TIME_LIMIT;
+    RunStatus why = stop_reason(limits, c->start, t);
+    if (why != RUN_COMPLETED || !limits)
+        return why;
     if (limits->max_nodes && c->leaves - c->resumed_leaves >= limits->max_nodes) /* this run's, as --max-time */
         return RUN_NODE_LIMIT;
     return RUN_COMPLETED;
@@ -272,18 +295,6 @@ static void outbox_done(void *context, const UnitResult *r) {
     box->words[box->count++] = (uint64_t)(r->count >> 64);
 }
 
-/* Why a worker rank stops before rank 0 tells it to: a signal, or the time limit
- * counted from `start` (rank 0 applies the others); RUN_COMPLETED to go on. */
-static RunStatus worker_stop(const RunLimits *limits, double start) {
-    if (!limits)
-        return RUN_COMPLETED;
-    if (run_interrupted(limits))
-        return RUN_INTERRUPTED;
-    if (limits->max_seconds > 0 && clock_seconds() - start >= limits->max_seconds)
-        return RUN_TIME_LIMIT;
-    return RUN_COMPLETED;
-}
-
 /* A worker rank: asks for batches (handing in the last one's results) and does them
  * with `batch_work` until it gets an empty one, or until a signal or the time limit
  * stops it (the run's `limits` from `start`): then it hands in what it finished with
@@ -306,14 +317,8 @@ static void work(BatchWork batch_work, void *state, const RunLimits *limits, dou
         for (int i = 0; i < n; i++)
             batch[i] = (size_t)in[i];
         box->count = 0;
-        RunStatus why = worker_stop(limits, start);
-        if (why == RUN_COMPLETED) {
-            RunLimits left = {.interrupt = limits ? limits->interrupt : NULL};
-            if (limits && limits->max_seconds > 0)
-                left.max_seconds = limits->max_seconds - (clock_seconds() - start);
-            batch_work(state, batch, (size_t)n, outbox_done, box, &left);
-            why = worker_stop(limits, start);
-        }
+        batch_work(state, batch, (size_t)n, outbox_done, box, limits, start);
+        RunStatus why = stop_reason(limits, start, clock_seconds());
         if (why != RUN_COMPLETED) {
             box->words[box->count++] = (uint64_t)why;
             MPI_Send(box->words, box->count, MPI_UINT64_T, 0, TAG_REQUEST, MPI_COMM_WORLD);
@@ -622,12 +627,11 @@ typedef struct StatsWork {
 } StatsWork;
 
 static void stats_batch(void *work, const size_t *only, size_t n, UnitDoneHook done, void *context,
-                        const RunLimits *limits) {
+                        const RunLimits *limits, double start) {
     StatsWork *w = work;
-    double start = clock_seconds();
     for (size_t i = 0; i < n && w->status == RUN_COMPLETED; i++) {
-        RunLimits left = *limits; /* its seconds from this unit on */
-        if (limits->max_seconds > 0 && (left.max_seconds -= clock_seconds() - start) <= 0)
+        RunLimits left; /* each unit is a stats_run of its own: its seconds from now on */
+        if (!limits_now(limits, start, &left))
             return;
         Position pos;
         LeafStats s;
