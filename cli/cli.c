@@ -334,13 +334,13 @@ static void on_broken_pipe(int signal_number) {
 const volatile sig_atomic_t *cli_catch_interrupt(void) {
     __atomic_store_n(&interrupted, 0, __ATOMIC_RELAXED);
     signal(SIGINT, on_interrupt);
+    signal(SIGTERM, on_interrupt);
+    signal(SIGHUP, on_interrupt);
     return &interrupted;
 }
 
 const volatile sig_atomic_t *cli_catch_stop_signals(void) {
     cli_catch_interrupt();
-    signal(SIGTERM, on_interrupt);
-    signal(SIGHUP, on_interrupt);
     signal(SIGPIPE, on_broken_pipe);
     return &interrupted;
 }

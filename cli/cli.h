@@ -112,11 +112,11 @@ long cli_memory_mb(bool available);
 /* The limits of a run: max time and nodes, and Ctrl-C. */
 RunLimits cli_limits(const RunOptions *run);
 
-/* Installs a Ctrl-C handler that sets the returned flag (a second Ctrl-C kills). */
+/* Installs handlers of Ctrl-C, SIGTERM and SIGHUP that set the returned flag (each
+ * once; a second one kills), so a stopped run still prints what it finished. */
 const volatile sig_atomic_t *cli_catch_interrupt(void);
 
-/* The same flag, set by Ctrl-C, SIGTERM or SIGHUP (each once; a second one kills), and
- * by SIGPIPE (stdout's reader went away; later ones are ignored, so writes fail with
+/* The same flag, set by those signals and also by SIGPIPE (stdout's reader went away; later ones are ignored, so writes fail with
  * EPIPE and the command ends quietly): for runs that must leave a resumable journal
  * however they are stopped. */
 const volatile sig_atomic_t *cli_catch_stop_signals(void);

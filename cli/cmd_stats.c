@@ -33,7 +33,8 @@ static const CliSpec stats_spec = {
                 "\"partial: ...\" and why.\n\n"
                 "Example: perft stats -d 5   the wiki's table of the start position to depth 5\n"
                 "Exit status: 0 counted, 2 bad input, 3 stopped by --max-time or --max-nodes (partial),\n"
-                "130 interrupted by Ctrl-C (partial; the finished depths are printed).\n",
+                "130 interrupted by Ctrl-C, SIGTERM or SIGHUP (partial; the finished depths are\n"
+                "printed).\n",
 };
 
 /* Returns CLI_CONTINUE to go on, or the exit status to end with. */

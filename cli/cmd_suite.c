@@ -2,7 +2,8 @@
  * position is counted on the shared driver (threads and tables kept from position to
  * position) and reported as it finishes, as text or TAP on stdout; --json builds one
  * document printed whole at the end; --junit writes JUnit XML to a file at the end
- * (io/outfile.h: whole or not at all). Ctrl-C ends the run with what finished. */
+ * (io/outfile.h: whole or not at all). Ctrl-C (or SIGTERM, SIGHUP) ends the run with what
+ * finished. */
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
@@ -91,7 +92,7 @@ typedef struct SuiteRun {
     const SuiteOptions *o;
     Output output;
     Driver driver;
-    RunLimits limits;      /* Ctrl-C */
+    RunLimits limits;      /* Ctrl-C, SIGTERM, SIGHUP */
     bool interrupted;
     Totals all, file;      /* the whole run, and the current file (for JUnit) */
     double file_seconds;
@@ -122,10 +123,11 @@ static const CliSpec suite_spec = {
         "(64 MB), or less with --max-depth below 6.\n"
         "--max-known was called --max-nodes before perft's options were unified; --max-nodes\n"
         "now means \"stop after about N leaves\" (count, divide), which suite does not take.\n\n"
-        "Ctrl-C stops the run: the positions finished (one cut short with the depths it\n"
-        "finished) and the summary are printed, then \"status: interrupted\".\n"
+        "Ctrl-C (or SIGTERM, SIGHUP) stops the run: the positions finished (one cut short\n"
+        "with the depths it finished) and the summary are printed, then \"status: interrupted\".\n"
         "Exit status: 0 all passed, 1 a count differed, 2 an unreadable file, a malformed line\n"
-        "or a bad FEN (when nothing differed) or a bad option, 130 interrupted by Ctrl-C.\n",
+        "or a bad FEN (when nothing differed) or a bad option, 130 interrupted (Ctrl-C,\n"
+        "SIGTERM, SIGHUP).\n",
 };
 
 /* Returns CLI_CONTINUE to go on, or the exit status to end with. */

@@ -1,6 +1,6 @@
 /* test_cmd_stats.c — `perft stats` in-process: the wiki's tables through the command
  * (suites/cpw_perft_stats.tsv), limits that stop a run with the finished depths exact,
- * Ctrl-C, JSON, and bad input. */
+ * Ctrl-C, SIGTERM and SIGHUP, JSON, and bad input. */
 #include "cli_support.h"
 
 #include <jansson.h>
@@ -194,27 +194,39 @@ Test(cmd_stats, a_stopped_run_in_json_says_so_and_keeps_the_finished_depths) {
     cli_run_free(&run);
 }
 
-static void *interrupt_later(void *arg) {
-    (void)arg;
+static void *signal_later(void *signal_number) {
     nanosleep(&(struct timespec){0, 400 * 1000 * 1000}, NULL);
-    kill(getpid(), SIGINT);
+    kill(getpid(), *(const int *)signal_number);
     return NULL;
 }
 
-Test(cmd_stats, ctrl_c_prints_the_finished_depths_and_interrupted) {
-    /* Defect 5: an interrupted stats printed no summary. */
+/* A deep stats run stopped by `signal_number` 0.4 s in: the finished depths, exact,
+ * and "interrupted", at once. */
+static void expect_stopped_by(int signal_number) {
     pthread_t thread;
-    cr_assert_eq(pthread_create(&thread, NULL, interrupt_later, NULL), 0);
+    cr_assert_eq(pthread_create(&thread, NULL, signal_later, &signal_number), 0);
     double start = seconds_now();
     CliRun run = cli_run("stats -d 12 -t 2 --hash 16");
     double took = seconds_now() - start;
     pthread_join(thread, NULL);
-    cr_assert_eq(run.status, 130, "%s%s", run.out, run.err);
+    cr_assert_eq(run.status, 130, "signal %d: %s%s", signal_number, run.out, run.err);
     cr_assert_lt(took, 2.0);
     cr_assert(strstr(run.out, start_rows[2]), "%s", run.out);
     cr_assert(strstr(run.out, "(interrupted)\n"), "%s", run.out);
     cr_assert(strstr(run.err, "status: interrupted\n"), "%s", run.err);
     cli_run_free(&run);
+}
+
+Test(cmd_stats, ctrl_c_prints_the_finished_depths_and_interrupted) {
+    /* Defect 5: an interrupted stats printed no summary. */
+    expect_stopped_by(SIGINT);
+}
+
+Test(cmd_stats, sigterm_and_sighup_stop_it_as_ctrl_c_does) {
+    /* They ended the process with nothing printed: a scheduler's SIGTERM lost the
+     * finished depths. */
+    expect_stopped_by(SIGTERM);
+    expect_stopped_by(SIGHUP);
 }
 
 Test(cmd_stats, key_seed_threads_and_hash_leave_the_counts_alone) {

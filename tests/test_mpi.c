@@ -198,6 +198,18 @@ Test(mpi, stats_over_ranks_stop_at_the_node_limit_with_the_depths_before_it_exac
     cr_expect_str_eq(many.out, expected);
 }
 
+/* SIGTERM to the worker rank alone (a scheduler taking its machine back) stops the
+ * whole stats job with the depths it finished, as Ctrl-C stops one process. */
+Test(mpi, a_signal_to_one_worker_rank_stops_stats_with_the_finished_depths, .timeout = 600) {
+    Run stopped = run_command("%s --allow-run-as-root --oversubscribe -np 2 %s stats -d 9 -t 1 --hash 64 2>&1 & "
+                              "job=$!; sleep 3; pkill -TERM -n -x perft-mpi; wait $job; echo \"exit $?\"",
+                              mpirun(), mpi_bin());
+    cr_assert(strstr(stopped.out, "exit 130\n"), "the job ends as interrupted:\n%s", stopped.out);
+    cr_assert(strstr(stopped.out, "status: interrupted\n") && strstr(stopped.out, "(interrupted)\n"), "%s",
+              stopped.out);
+    cr_assert(strstr(stopped.out, "\n5                4865609         82719           258 "), "%s", stopped.out);
+}
+
 Test(mpi, a_verification_run_over_ranks_checks_both_key_sets, .timeout = 600) {
     Run r = run_command("%s --allow-run-as-root --oversubscribe -np 2 %s count -d 6 -t 1 --verify 2>&1", mpirun(),
                         mpi_bin());
