@@ -55,17 +55,21 @@ static inline unsigned atk_slot_index(const SliderSlot *slot, Bitboard occupied)
 #endif
 }
 
+/* Squares the slider of `slot` (&atk_tables->rook[s] or ->bishop[s]) attacks when
+ * `occupied` holds the blockers: for code that keeps a slot per slider and so need not
+ * branch on its kind. */
+static inline Bitboard atk_slot_attacks(const SliderSlot *slot, Bitboard occupied) {
+    return slot->attacks[atk_slot_index(slot, occupied)];
+}
 /* Squares a rook on s attacks when `occupied` holds the blockers. */
 static inline Bitboard atk_rook(Square s, Bitboard occupied) {
     assert(s >= 0 && s < SQUARE_NB);
-    const SliderSlot *slot = &atk_tables->rook[s];
-    return slot->attacks[atk_slot_index(slot, occupied)];
+    return atk_slot_attacks(&atk_tables->rook[s], occupied);
 }
 /* Squares a bishop on s attacks when `occupied` holds the blockers. */
 static inline Bitboard atk_bishop(Square s, Bitboard occupied) {
     assert(s >= 0 && s < SQUARE_NB);
-    const SliderSlot *slot = &atk_tables->bishop[s];
-    return slot->attacks[atk_slot_index(slot, occupied)];
+    return atk_slot_attacks(&atk_tables->bishop[s], occupied);
 }
 /* Squares a rook or a bishop on s attacks on an empty board (index 0 in either backend). */
 static inline Bitboard atk_rook_empty(Square s) {

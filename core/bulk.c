@@ -168,6 +168,7 @@ typedef struct Reuse {
     int sliders;
     uint8_t slider_square[REUSE_MAX_SLIDERS];
     uint8_t slider_straight[REUSE_MAX_SLIDERS]; /* the part is the queen's or rook's straight moves */
+    const SliderSlot *slider_slot[REUSE_MAX_SLIDERS]; /* its attack lookup, either kind: no branch on it */
     Bitboard slider_attacks[REUSE_MAX_SLIDERS];
     /* Filled on first use (count >= 0): */
     Bitboard slider_mask[REUSE_MAX_SLIDERS];    /* every square, or the pin rays it must keep to */
@@ -204,6 +205,7 @@ static ALWAYS_INLINE void reuse_setup(Reuse *r, const BulkBoard *b, const Positi
         Square s = bb_pop(&sliders);
         r->slider_square[n] = (uint8_t)s;
         r->slider_straight[n] = 0;
+        r->slider_slot[n] = &atk_tables->bishop[s];
         any |= r->slider_attacks[n++] = atk_bishop(s, occupied);
     }
     sliders = b->straight & theirs;
@@ -211,6 +213,7 @@ static ALWAYS_INLINE void reuse_setup(Reuse *r, const BulkBoard *b, const Positi
         Square s = bb_pop(&sliders);
         r->slider_square[n] = (uint8_t)s;
         r->slider_straight[n] = 1;
+        r->slider_slot[n] = &atk_tables->rook[s];
         any |= r->slider_attacks[n++] = atk_rook(s, occupied);
     }
     r->sliders = n;
@@ -382,8 +385,7 @@ static NOINLINE int reuse_partial(const Reuse *r, const BulkBoard *b, const Posi
     /* Only the sliders whose attacks hold `from` or `to` see the move. */
     for (uint32_t touched = r->sliders_at[from] | r->sliders_at[to]; touched; touched &= touched - 1) {
         int i = __builtin_ctz(touched);
-        Square s = r->slider_square[i];
-        Bitboard attacks = r->slider_straight[i] ? atk_rook(s, occupied) : atk_bishop(s, occupied);
+        Bitboard attacks = atk_slot_attacks(r->slider_slot[i], occupied);
         count += bb_count(attacks & ~theirs & r->slider_mask[i]) - r->slider_count[i];
     }
     if (from_to & r->pawn_squares)
@@ -417,8 +419,7 @@ static NOINLINE int reuse_capture(Reuse *r, const BulkBoard *b, const Position *
             }
     for (uint32_t touched = (r->sliders_at[from] | r->sliders_at[to]) & ~taken; touched; touched &= touched - 1) {
         int i = __builtin_ctz(touched);
-        Square s = r->slider_square[i];
-        Bitboard attacks = r->slider_straight[i] ? atk_rook(s, occupied) : atk_bishop(s, occupied);
+        Bitboard attacks = atk_slot_attacks(r->slider_slot[i], occupied);
         count += bb_count(attacks & ~theirs & r->slider_mask[i]) - r->slider_count[i];
     }
     Bitboard pinned = r->pin_straight | r->pin_diagonal;
