@@ -109,16 +109,17 @@ int cli_write_failed(const Cli *cli);
 /* Megabytes of memory: the whole machine's, or what is free now. */
 long cli_memory_mb(bool available);
 
-/* The limits of a run: max time and nodes, and Ctrl-C. */
+/* The limits of a run: max time and nodes, and Ctrl-C, SIGTERM or SIGHUP
+ * (cli_catch_interrupt). */
 RunLimits cli_limits(const RunOptions *run);
 
 /* Installs handlers of Ctrl-C, SIGTERM and SIGHUP that set the returned flag (each
  * once; a second one kills), so a stopped run still prints what it finished. */
 const volatile sig_atomic_t *cli_catch_interrupt(void);
 
-/* The same flag, set by those signals and also by SIGPIPE (stdout's reader went away; later ones are ignored, so writes fail with
- * EPIPE and the command ends quietly): for runs that must leave a resumable journal
- * however they are stopped. */
+/* The same flag, set by those signals and also by SIGPIPE (stdout's reader went away;
+ * later ones are ignored, so writes fail with EPIPE and the command ends quietly): for
+ * runs that must leave a resumable journal however they are stopped. */
 const volatile sig_atomic_t *cli_catch_stop_signals(void);
 
 /* Sets the flag of cli_catch_interrupt as a signal would (from a run's hook: a journal
