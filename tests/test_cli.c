@@ -326,6 +326,35 @@ Test(cli, suite_ctrl_c_prints_what_finished_the_summary_and_exits_130) {
     cr_assert(strstr(text, "s)\nstatus: interrupted\n"), "%s", text);
 }
 
+Test(cli, sigterm_and_sighup_stop_suite_and_check_as_ctrl_c_does) {
+    /* They ended both with nothing printed (only count and divide caught them). */
+    char path[] = "/tmp/perftkit-suite-XXXXXX";
+    int fd = mkstemp(path);
+    FILE *f = fdopen(fd, "w");
+    fputs("8/8/8/8/8/8/8/K6k w - - ;D1 3 ;D2 9 ;id kings\n"
+          "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1 ;D1 20 ;D9 2439530234167 ;id initial\n",
+          f);
+    fclose(f);
+    char text[65536];
+    int status = signalled_run(0.5, SIGTERM, (char *[]){"suite", "-t", "2", path, NULL}, text, sizeof text);
+    unlink(path);
+    cr_assert(WIFEXITED(status) && WEXITSTATUS(status) == 130, "suite: status %d: %s", status, text);
+    cr_assert(strstr(text, "\n2 passed, 0 failed (3 counts, 32 nodes, "), "%s", text);
+    cr_assert(strstr(text, "s)\nstatus: interrupted\n"), "%s", text);
+    /* An engine that never answers `go perft`: the wait is abandoned, the engine stopped
+     * and reaped, the summary printed. */
+    const char *engine = getenv("PERFTKIT_FAULTY_ENGINE");
+    cr_assert(engine, "PERFTKIT_FAULTY_ENGINE is not set");
+    char command[1024];
+    snprintf(command, sizeof command, "%s hang", engine);
+    time_t start = time(NULL);
+    status = signalled_run(0.5, SIGHUP, (char *[]){"check", "--engine", command, "-d", "2", "--timeout", "60", NULL},
+                           text, sizeof text);
+    cr_assert(WIFEXITED(status) && WEXITSTATUS(status) == 130, "check: status %d: %s", status, text);
+    cr_assert(strstr(text, "0 agree, 0 differ, 1 errors\n"), "%s", text);
+    cr_assert_leq(time(NULL) - start, 10, "the hanging engine's wait was abandoned at once");
+}
+
 Test(cli, verify_passes_every_check_on_roce_chess960_and_tricky_suites) {
     char args[2048], a[1024], b[1024], c[1024], d[1024];
     snprintf(args, sizeof args, "verify -q -d 3 '%s' '%s' '%s' '%s'", suite_path("roce_perftsuite.epd", a, sizeof a),
