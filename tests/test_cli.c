@@ -306,9 +306,9 @@ Test(cli, suite_refuses_an_unwritable_junit_path_before_counting) {
     cr_assert_leq(time(NULL) - start, 2);
 }
 
-Test(cli, suite_ctrl_c_prints_what_finished_the_summary_and_exits_130) {
-    /* Defect 5: an interrupted suite printed no summary. The suite's second position
-     * runs to depth 9 (minutes), so SIGINT lands inside it. */
+/* A suite whose second position runs to depth 9 (minutes), stopped by `signal_number`
+ * inside it: what finished, the summary and "status: interrupted", exit 130. */
+static void expect_suite_stopped_by(int signal_number) {
     char path[] = "/tmp/perftkit-suite-XXXXXX";
     int fd = mkstemp(path);
     FILE *f = fdopen(fd, "w");
@@ -317,30 +317,24 @@ Test(cli, suite_ctrl_c_prints_what_finished_the_summary_and_exits_130) {
           f);
     fclose(f);
     char text[65536];
-    int status = signalled_run(0.5, SIGINT, (char *[]){"suite", "-t", "2", path, NULL}, text, sizeof text);
+    int status = signalled_run(0.5, signal_number, (char *[]){"suite", "-t", "2", path, NULL}, text, sizeof text);
     unlink(path);
-    cr_assert(WIFEXITED(status) && WEXITSTATUS(status) == 130, "status %d: %s", status, text);
+    cr_assert(WIFEXITED(status) && WEXITSTATUS(status) == 130, "signal %d: status %d: %s", signal_number, status,
+              text);
     cr_assert(strstr(text, "pass  kings "), "%s", text);
     cr_assert(strstr(text, "pass  initial                      D1 "), "%s", text);
     cr_assert(strstr(text, "\n2 passed, 0 failed (3 counts, 32 nodes, "), "%s", text);
     cr_assert(strstr(text, "s)\nstatus: interrupted\n"), "%s", text);
 }
 
+Test(cli, suite_ctrl_c_prints_what_finished_the_summary_and_exits_130) {
+    /* Defect 5: an interrupted suite printed no summary. */
+    expect_suite_stopped_by(SIGINT);
+}
+
 Test(cli, sigterm_and_sighup_stop_suite_and_check_as_ctrl_c_does) {
     /* They ended both with nothing printed (only count and divide caught them). */
-    char path[] = "/tmp/perftkit-suite-XXXXXX";
-    int fd = mkstemp(path);
-    FILE *f = fdopen(fd, "w");
-    fputs("8/8/8/8/8/8/8/K6k w - - ;D1 3 ;D2 9 ;id kings\n"
-          "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1 ;D1 20 ;D9 2439530234167 ;id initial\n",
-          f);
-    fclose(f);
-    char text[65536];
-    int status = signalled_run(0.5, SIGTERM, (char *[]){"suite", "-t", "2", path, NULL}, text, sizeof text);
-    unlink(path);
-    cr_assert(WIFEXITED(status) && WEXITSTATUS(status) == 130, "suite: status %d: %s", status, text);
-    cr_assert(strstr(text, "\n2 passed, 0 failed (3 counts, 32 nodes, "), "%s", text);
-    cr_assert(strstr(text, "s)\nstatus: interrupted\n"), "%s", text);
+    expect_suite_stopped_by(SIGTERM);
     /* An engine that never answers `go perft`: the wait is abandoned, the engine stopped
      * and reaped, the summary printed. */
     const char *engine = getenv("PERFTKIT_FAULTY_ENGINE");
@@ -348,8 +342,9 @@ Test(cli, sigterm_and_sighup_stop_suite_and_check_as_ctrl_c_does) {
     char command[1024];
     snprintf(command, sizeof command, "%s hang", engine);
     time_t start = time(NULL);
-    status = signalled_run(0.5, SIGHUP, (char *[]){"check", "--engine", command, "-d", "2", "--timeout", "60", NULL},
-                           text, sizeof text);
+    char text[65536];
+    char *const args[] = {"check", "--engine", command, "-d", "2", "--timeout", "60", NULL};
+    int status = signalled_run(0.5, SIGHUP, args, text, sizeof text);
     cr_assert(WIFEXITED(status) && WEXITSTATUS(status) == 130, "check: status %d: %s", status, text);
     cr_assert(strstr(text, "0 agree, 0 differ, 1 errors\n"), "%s", text);
     cr_assert_leq(time(NULL) - start, 10, "the hanging engine's wait was abandoned at once");
