@@ -15,6 +15,8 @@
 
 #include "../io/text.h"
 #include "../perft/stats.h"
+#include "config.h"
+#include "version.h"
 
 const CliExitStatus cli_exit_statuses[] = {
     {EXIT_OK, "success"},
@@ -346,3 +348,7 @@ const volatile sig_atomic_t *cli_catch_stop_signals(void) {
 }
 
 void cli_request_stop(void) { __atomic_store_n(&interrupted, 1, __ATOMIC_RELAXED); }
+
+void cli_journal_tool(char *tool, size_t size) {
+    snprintf(tool, size, "perftkit %s (%s)", PERFTKIT_VERSION, PERFTKIT_GIT_COMMIT);
+}

@@ -126,6 +126,9 @@ const volatile sig_atomic_t *cli_catch_stop_signals(void);
  * that cannot be written stops the run). */
 void cli_request_stop(void);
 
+/* The "tool" of a journal's header: this build's version and commit. */
+void cli_journal_tool(char *tool, size_t size);
+
 /* What a ProgressHook (driver.h) shows: one line on `err`, redrawn in place (units done,
  * leaves so far, rate and ETA), cleared at the end. */
 void cli_draw_progress(FILE *err, const RunProgress *progress);

@@ -175,7 +175,7 @@ static void journal_unit(void *context, const UnitResult *done) {
     JournalRun *j = ((Tracer *)context)->journal;
     if (j->failed) /* the run is stopping: units finished meanwhile are counted again on resume */
         return;
-    j->pending[j->pending_count++] = (JournalUnit){done->unit, done->count};
+    j->pending[j->pending_count++] = (JournalUnit){done->unit, done->count, NULL};
     if (j->pending_count == JOURNAL_BATCH || clock_seconds() - j->last_append >= JOURNAL_INTERVAL)
         journal_flush(j);
 }
@@ -407,10 +407,6 @@ typedef struct Pass {
     bool resume;      /* continue the journal at `path` */
 } Pass;
 
-static void journal_tool(char tool[JOURNAL_TOOL_SIZE]) {
-    snprintf(tool, JOURNAL_TOOL_SIZE, "perftkit %s (%s)", PERFTKIT_VERSION, PERFTKIT_GIT_COMMIT);
-}
-
 /* Counts one pass into *run, journaled or resumed as `pass` says. EXIT_OK when it ran
  * (however it ended), else the exit status after a one-line error. */
 static int run_pass(Cli *cli, const CountOptions *o, const Position *pos, Driver *driver, const RunLimits *limits,
@@ -439,7 +435,7 @@ static int run_pass(Cli *cli, const CountOptions *o, const Position *pos, Driver
         goto done;
     }
     JournalHeader expected = {.chess960 = pos->chess960, .depth = depth, .key_seed = pass->seed, .pass = pass->number};
-    journal_tool(expected.tool);
+    cli_journal_tool(expected.tool, sizeof expected.tool);
     fen_write(pos, expected.fen);
     if (resume) { /* the cheap fields first: a journal of another run is refused before planning */
         expected.split_ply = o->split_ply ? (int)o->split_ply : contents.header.split_ply;

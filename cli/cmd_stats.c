@@ -1,7 +1,11 @@
 /* cmd_stats.c — `perft stats`: the wiki's perft statistics and the Grand Chess Tree's
  * check classes at every depth 1..N, within the run's limits. */
+#include <inttypes.h>
+#include <stdlib.h>
 #include <string.h>
 
+#include "../io/journal.h"
+#include "../io/text.h"
 #include "../perft/clock.h"
 #include "../perft/stats.h"
 #include "commands.h"
@@ -12,6 +16,7 @@ typedef struct StatsOptions {
     long depth;
     RunOptions run;
     bool json;
+    const char *journal, *resume; /* NULL: none */
 } StatsOptions;
 
 static const CliSpec stats_spec = {
@@ -31,10 +36,16 @@ static const CliSpec stats_spec = {
                 "--max-time and --max-nodes count the whole run, all depths together. A stopped run\n"
                 "prints the depths it finished, each exact (a depth is never printed in part), then\n"
                 "\"partial: ...\" and why.\n\n"
+                "--journal FILE counts every depth from 2 on as the distinct positions a few plies\n"
+                "below the root (depth - 5, 1 to 3), each once, weighted by its paths, and writes\n"
+                "each unit's statistics to FILE as it finishes (README \"Journal format\"), so a\n"
+                "stopped or killed run resumes with --resume FILE: the depths and units in the\n"
+                "journal are not counted again. (Not under perft-mpi yet.)\n\n"
                 "Example: perft stats -d 5   the wiki's table of the start position to depth 5\n"
-                "Exit status: 0 counted, 2 bad input, 3 stopped by --max-time or --max-nodes (partial),\n"
-                "130 interrupted by Ctrl-C, SIGTERM or SIGHUP (partial; the finished depths are\n"
-                "printed).\n",
+                "Exit status: 0 counted, 2 bad input or a journal that cannot be read or written,\n"
+                "3 stopped by --max-time or --max-nodes (partial), 130 interrupted by Ctrl-C,\n"
+                "SIGTERM or SIGHUP (partial; the finished depths are printed; a journaled run can\n"
+                "be resumed).\n",
 };
 
 /* Returns CLI_CONTINUE to go on, or the exit status to end with. */
@@ -47,6 +58,11 @@ static int parse_options(Cli *cli, int argc, char **argv, StatsOptions *o) {
         CLI_OPTS_POSITION(&o->position),
         CLI_OPTS_RUN(&o->run),
         CLI_OPTS_LIMITS(&o->run),
+        CLI_OPT_STRING("journal", 0, "FILE", &o->journal,
+                       "write each finished unit's statistics to FILE (JSON\nLines), so a killed run can resume"),
+        CLI_OPT_STRING("resume", 0, "FILE", &o->resume,
+                       "resume the run journaled in FILE: check its header, count\nwhat it lacks, go on journaling "
+                       "to it"),
         CLI_OPT_JSON(&o->json),
         CLI_OPT_END,
     };
@@ -72,6 +88,110 @@ static bool limits_left(const RunLimits *whole, double seconds, Count leaves, Ru
     return true;
 }
 
+/* A journaled run: the unit sets of depths 2..N, numbered one after another in the
+ * journal (depth d's unit u is offset[d] + u), and what a resumed journal holds. */
+typedef struct StatsJournal {
+    UnitSet *units[STATS_MAX_DEPTH + 1];
+    uint64_t offset[STATS_MAX_DEPTH + 2];
+    Journal *journal;
+    JournalContents contents; /* of --resume; empty otherwise */
+    bool *known;              /* of the depth being counted */
+    LeafStats *known_stats;
+    int depth;                /* being counted */
+    Count resumed_leaves;     /* below the units taken from the journal */
+    uint64_t resumed_units;   /* of the depths reached */
+    uint64_t appended;        /* units journaled by this run */
+    bool failed;              /* an append failed: `error` says why; the run was stopped */
+    char error[JOURNAL_ERROR_SIZE];
+    char shown[TEXT_QUOTE_SIZE];
+} StatsJournal;
+
+static void stats_journal_free(StatsJournal *j) {
+    for (int d = 0; d <= STATS_MAX_DEPTH; d++)
+        unit_set_destroy(j->units[d]);
+    journal_contents_free(&j->contents);
+    free(j->known);
+    free(j->known_stats);
+}
+
+/* Writes a finished unit; a failure stops the run (nothing is counted that the journal
+ * would not keep). */
+static void journal_stats_unit(void *context, size_t unit, const LeafStats *unit_stats) {
+    StatsJournal *j = context;
+    if (j->failed)
+        return;
+    JournalUnit line = {j->offset[j->depth] + unit, 0, unit_stats->field};
+    if (!journal_append(j->journal, &line, 1, j->error, sizeof j->error)) {
+        j->failed = true;
+        cli_request_stop();
+        return;
+    }
+    j->appended++;
+}
+
+/* Plans the units of depths 2..N and creates the journal, or reads and continues the
+ * one of --resume after checking its header. EXIT_OK, or the exit status after an error. */
+static int stats_journal_open(Cli *cli, const StatsOptions *o, const Position *pos, StatsJournal *j) {
+    const char *path = o->resume ? o->resume : o->journal;
+    char error[JOURNAL_ERROR_SIZE];
+    text_quote(path, j->shown);
+    JournalHeader expected = {.chess960 = pos->chess960, .depth = (int)o->depth, .key_seed = o->run.key_seed,
+                              .pass = 1, .stats = STATS_FIELDS, .split_ply = stats_split_ply((int)o->depth)};
+    cli_journal_tool(expected.tool, sizeof expected.tool);
+    fen_write(pos, expected.fen);
+    uint64_t digest = 0x243F6A8885A308D3ULL;
+    for (int d = 2; d <= o->depth; d++) {
+        j->units[d] = unit_set_create(pos, stats_split_ply(d), 0, error, sizeof error);
+        if (!j->units[d])
+            return cli_error(cli, "cannot plan the work units of depth %d: %s", d, error);
+        j->offset[d + 1] = j->offset[d] + unit_set_count(j->units[d]);
+        digest = (digest ^ unit_set_digest(j->units[d])) * 0x9E3779B97F4A7C15ULL;
+    }
+    expected.units = j->offset[o->depth + 1];
+    expected.digest = digest;
+    if (!o->resume) {
+        j->journal = journal_create(path, &expected, false, error, sizeof error);
+        return j->journal ? EXIT_OK : cli_error(cli, "%s", error);
+    }
+    if (!journal_read(path, &j->contents, error, sizeof error))
+        return cli_error(cli, "--resume: %s", error);
+    if (!journal_check_header(&expected, &j->contents.header, error, sizeof error))
+        return cli_error(cli, "--resume '%s': %s", j->shown, error);
+    j->journal = journal_open_append(path, &j->contents, error, sizeof error);
+    if (!j->journal)
+        return cli_error(cli, "%s", error);
+    if (j->contents.torn)
+        fprintf(cli->err, "perft stats: journal '%s': dropped a torn last line (line %lld, %lld bytes); its units are "
+                "counted again\n", j->shown, j->contents.torn_line, j->contents.torn_bytes);
+    fprintf(cli->err, "perft stats: %" PRIu64 " of %" PRIu64 " units from journal '%s'\n", j->contents.finished,
+            expected.units, j->shown);
+    return EXIT_OK;
+}
+
+/* Depth `d` of a journaled run: the units the journal lacks counted, each journaled. */
+static RunStatus stats_journaled_depth(int d, int threads, StatsTables *tables, const RunLimits *limits,
+                                       StatsJournal *j, LeafStats *out) {
+    const UnitSet *units = j->units[d];
+    size_t count = unit_set_count(units);
+    free(j->known);
+    free(j->known_stats);
+    j->known = calloc(count + 1, sizeof *j->known);
+    j->known_stats = calloc(count + 1, sizeof *j->known_stats);
+    if (!j->known || !j->known_stats)
+        return RUN_NO_MEMORY;
+    for (size_t u = 0; j->contents.done && u < count; u++) {
+        uint64_t at = j->offset[d] + u;
+        if (!j->contents.done[at])
+            continue;
+        j->known[u] = true;
+        memcpy(j->known_stats[u].field, journal_unit_stats(&j->contents, at), sizeof j->known_stats[u].field);
+        j->resumed_leaves += (Count)j->known_stats[u].field[STAT_NODES] * unit_paths(units, u);
+        j->resumed_units++;
+    }
+    j->depth = d;
+    return stats_run_units(units, d, threads, tables, limits, j->known, j->known_stats, journal_stats_unit, j, out);
+}
+
 static int exit_status(RunStatus status) {
     switch (status) {
     case RUN_INTERRUPTED: return EXIT_INTERRUPTED;
@@ -89,30 +209,48 @@ int cmd_stats(Cli *cli, int argc, char **argv) {
         return status;
     if (!cli_keyed_position(cli, &o.position, &o.run, &pos))
         return EXIT_BAD_INPUT;
+    bool journaled = o.journal || o.resume;
+    if (journaled && cli->stats != stats_run)
+        return cli_error(cli, "--journal and --resume are not supported by perft-mpi's stats yet: run perft stats "
+                              "--journal in one process");
+    if (journaled && o.depth < 2)
+        return cli_error(cli, "--journal and --resume need a depth of 2 or more");
+    if (o.journal && o.resume && strcmp(o.journal, o.resume))
+        return cli_error(cli, "--journal and --resume name different files (--resume FILE goes on journaling to FILE)");
     StatsTables *tables;
     int threads;
     if (!cli_stats_tables(cli, &o.run, (int)o.depth, &tables, &threads))
         return EXIT_BAD_INPUT;
+    StatsJournal journal = {0}; /* made last: a refused run leaves no journal behind */
+    if (journaled && (status = stats_journal_open(cli, &o, &pos, &journal)) != EXIT_OK) {
+        stats_journal_free(&journal);
+        stats_tables_destroy(tables);
+        return status;
+    }
     RunLimits limits = cli_limits(&o.run);
 
     json_t *depths = o.json ? json_array() : NULL;
     if (!o.json)
         report_stats_header(cli->out, "depth");
     RunStatus run_status = RUN_COMPLETED;
-    Count leaves = 0;
+    Count counted = 0; /* leaves of the finished depths this launch counted (not resumed) */
     int finished = 0;
     double start = clock_seconds();
     for (int d = 1; d <= o.depth; d++) {
         RunLimits left;
         double begun = clock_seconds();
-        if (!limits_left(&limits, begun - start, leaves, &left, &run_status))
+        if (!limits_left(&limits, begun - start, counted, &left, &run_status))
             break;
         LeafStats s;
-        run_status = cli->stats(&pos, d, threads, tables, &left, &s);
+        Count resumed_before = journal.resumed_leaves;
+        if (journaled && d >= 2)
+            run_status = stats_journaled_depth(d, threads, tables, &left, &journal, &s);
+        else
+            run_status = cli->stats(&pos, d, threads, tables, &left, &s);
         if (run_status != RUN_COMPLETED)
             break;
         finished = d;
-        leaves += s.field[STAT_NODES];
+        counted += s.field[STAT_NODES] - (journal.resumed_leaves - resumed_before);
         if (o.json) {
             json_t *row = json_object();
             json_set(row, "depth", json_integer(d));
@@ -129,6 +267,24 @@ int cmd_stats(Cli *cli, int argc, char **argv) {
     double seconds = clock_seconds() - start;
     stats_tables_destroy(tables);
     bool complete = run_status == RUN_COMPLETED;
+    if (journaled) {
+        bool ok = !journal.failed;
+        if (!journal_close(journal.journal, ok ? journal.error : NULL, sizeof journal.error))
+            ok = false;
+        int journal_status = EXIT_OK;
+        if (!ok)
+            journal_status = cli_error(cli, "%s; the run stopped (resume it with --resume '%s')", journal.error,
+                                       journal.shown);
+        else if (!complete && run_status != RUN_NO_MEMORY)
+            fprintf(cli->err, "perft stats: journal '%s' holds %" PRIu64 " of %" PRIu64 " units; continue with "
+                    "--resume '%s'\n", journal.shown, journal.contents.finished + journal.appended,
+                    journal.offset[o.depth + 1], journal.shown);
+        stats_journal_free(&journal);
+        if (journal_status != EXIT_OK) {
+            json_decref(depths);
+            return journal_status;
+        }
+    }
     if (o.json) {
         json_t *doc = json_document(cli->command, REPORT_JSON_SCHEMA);
         json_set(doc, "position", json_position(&pos));
@@ -137,6 +293,8 @@ int cmd_stats(Cli *cli, int argc, char **argv) {
         json_set(doc, "status", json_string(run_status_text(run_status)));
         json_set(doc, "complete", json_boolean(complete));
         json_set(doc, "depths", depths);
+        if (journaled)
+            json_set(doc, "units_resumed", json_integer((json_int_t)journal.resumed_units));
         json_set(doc, "seconds", json_real(seconds));
         if (!json_write(cli->out, doc))
             return cli_finish_output(cli, false);
@@ -148,7 +306,12 @@ int cmd_stats(Cli *cli, int argc, char **argv) {
             else
                 fprintf(cli->out, "partial: no depth of 1..%ld finished (%s)\n", o.depth, run_status_text(run_status));
         }
-        cli_print_rate(cli->err, leaves, seconds);
+        cli_print_rate(cli->err, counted, seconds);
+        if (journal.resumed_units) {
+            char text[COUNT_TEXT_SIZE];
+            fprintf(cli->err, "resumed: %s leaves below %" PRIu64 " units from the journal (not in the rate)\n",
+                    count_format(journal.resumed_leaves, true, text), journal.resumed_units);
+        }
         fprintf(cli->err, "status: %s\n", run_status_text(run_status));
     }
     status = cli_flush(cli);

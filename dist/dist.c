@@ -656,7 +656,7 @@ RunStatus dist_stats_run(const Position *root, int depth, int threads, StatsTabl
     memset(out, 0, sizeof *out);
     if (ranks > 1)
         share_stats_tables(tables);
-    int ply = depth - 5 < 1 ? 1 : depth - 5 > 3 ? 3 : depth - 5;
+    int ply = stats_split_ply(depth);
     char error[160];
     UnitSet *units = ranks > 1 && depth >= 2 ? unit_set_create(root, ply, 0, error, sizeof error) : NULL;
     int have = units != NULL, all_have = 0;

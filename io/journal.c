@@ -37,6 +37,7 @@ struct Journal {
     double last_sync; /* monotonic seconds */
     long long size;   /* bytes of whole lines in the file */
     uint64_t units;
+    int stats;        /* the header's: values a unit, 0 for a count */
     char failure[JOURNAL_ERROR_SIZE];
 };
 
@@ -82,6 +83,8 @@ static const char *header_problem(const JournalHeader *h) {
         return "too many units";
     if (h->pass != 1 && h->pass != 2)
         return "pass is neither 1 nor 2";
+    if (h->stats < 0 || h->stats > JOURNAL_MAX_STATS)
+        return "stats is out of range";
     return NULL;
 }
 
@@ -95,14 +98,22 @@ static json_t *header_json(const JournalHeader *h) {
         json_decref(fen);
         return NULL;
     }
-    return json_pack("{s:s, s:i, s:o, s:o, s:b, s:i, s:i, s:s, s:I, s:s, s:i}", "journal", "perftkit", "schema",
-                     JOURNAL_SCHEMA, "tool", tool, "fen", fen, "chess960", h->chess960, "depth", h->depth,
-                     "split_ply", h->split_ply, "key_seed", seed, "units", (json_int_t)h->units, "digest", digest,
-                     "pass", h->pass);
+    json_t *json = json_pack("{s:s, s:i, s:o, s:o, s:b, s:i, s:i, s:s, s:I, s:s, s:i}", "journal", "perftkit",
+                             "schema", JOURNAL_SCHEMA, "tool", tool, "fen", fen, "chess960", h->chess960, "depth",
+                             h->depth, "split_ply", h->split_ply, "key_seed", seed, "units", (json_int_t)h->units,
+                             "digest", digest, "pass", h->pass);
+    /* A journal of counts keeps the header it always had, so older builds read it. */
+    if (json && h->stats && json_object_set_new(json, "stats", json_integer(h->stats)) != 0) {
+        json_decref(json);
+        return NULL;
+    }
+    return json;
 }
 
+/* Every header field; all but the last (OPTIONAL_HEADER_FIELDS of them) must be present. */
 static const char *const header_fields[] = {"journal", "schema", "tool", "fen", "chess960", "depth",
-                                            "split_ply", "key_seed", "units", "digest", "pass"};
+                                            "split_ply", "key_seed", "units", "digest", "pass", "stats"};
+enum { OPTIONAL_HEADER_FIELDS = 1 };
 
 /* A whole number field in lo..hi. */
 static bool header_integer(json_t *header, const char *key, long long lo, long long hi, long long *out) {
@@ -161,14 +172,14 @@ static bool header_from_json(json_t *json, const char *path, const char *line, s
             return fail(error, size, "journal %s:1: unknown header field '%s'", p.text,
                         show(key, strlen(key), SHOW_TEXT, text));
     }
-    for (size_t i = 0; i < sizeof header_fields / sizeof *header_fields; i++)
+    for (size_t i = 0; i < sizeof header_fields / sizeof *header_fields - OPTIONAL_HEADER_FIELDS; i++)
         if (!json_object_get(json, header_fields[i]))
             return fail(error, size, "journal %s:1: header field '%s' is missing", p.text, header_fields[i]);
 
     memset(h, 0, sizeof *h);
     char seed[COUNT_TEXT_SIZE], digest[24];
     Count seed_value;
-    long long depth, split_ply, units, pass;
+    long long depth, split_ply, units, pass, stats = 0;
     const char *field = NULL, *why = NULL;
     if (!header_string(json, field = "tool", h->tool, sizeof h->tool))
         why = "a string of at most 95 bytes";
@@ -189,6 +200,8 @@ static bool header_from_json(json_t *json, const char *path, const char *line, s
         why = "a string of 16 hex digits";
     else if (!header_integer(json, field = "pass", 1, 2, &pass))
         why = "1 or 2";
+    else if (json_object_get(json, "stats") && !header_integer(json, field = "stats", 1, JOURNAL_MAX_STATS, &stats))
+        why = "a whole number in 1..64";
     if (why)
         return fail(error, size, "journal %s:1: header field '%s' must be %s", p.text, field, why);
     h->chess960 = json_is_true(json_object_get(json, "chess960"));
@@ -197,6 +210,7 @@ static bool header_from_json(json_t *json, const char *path, const char *line, s
     h->key_seed = (uint64_t)seed_value;
     h->units = (uint64_t)units;
     h->pass = (int)pass;
+    h->stats = (int)stats;
     return true;
 }
 
@@ -296,20 +310,31 @@ bool journal_append(Journal *j, const JournalUnit *units, int n, char *error, si
                      units[i].index, j->units);
             j->failed = true;
             return fail(error, size, "%s", j->failure);
+        } else if (j->stats && !units[i].stats) {
+            PathText p = show_path(j->path);
+            snprintf(j->failure, sizeof j->failure, "journal '%s': unit %" PRIu64 " comes without its statistics",
+                     p.text, units[i].index);
+            j->failed = true;
+            return fail(error, size, "%s", j->failure);
         }
     json_t *line = json_object(), *list = json_array();
     bool built = json_object_set_new(line, "units", list) == 0; /* drops `list` when `line` is NULL */
     for (int i = 0; built && i < n; i++) {
         char count[COUNT_TEXT_SIZE];
-        built = json_array_append_new(list, json_pack("[I, s]", (json_int_t)units[i].index,
-                                                      count_format(units[i].count, false, count))) == 0;
+        json_t *value = j->stats ? json_array() : json_string(count_format(units[i].count, false, count));
+        for (int v = 0; j->stats && value && v < j->stats; v++)
+            if (json_array_append_new(value, json_string(count_format(units[i].stats[v], false, count))) != 0) {
+                json_decref(value);
+                value = NULL;
+            }
+        built = value && json_array_append_new(list, json_pack("[I, o]", (json_int_t)units[i].index, value)) == 0;
     }
     bool ok = built ? write_line(j, line, error, size) : journal_fail(j, error, size, "write", ENOMEM);
     json_decref(line);
     return ok && journal_sync_due(j, error, size);
 }
 
-static Journal *journal_new(const char *path, int fd, uint64_t units) {
+static Journal *journal_new(const char *path, int fd, const JournalHeader *header) {
     Journal *j = calloc(1, sizeof *j);
     char *copy = strdup(path);
     if (!j || !copy) {
@@ -321,7 +346,8 @@ static Journal *journal_new(const char *path, int fd, uint64_t units) {
     j->fd = fd;
     j->path = copy;
     j->regular = fstat(fd, &st) == 0 && S_ISREG(st.st_mode);
-    j->units = units;
+    j->units = header->units;
+    j->stats = header->stats;
     j->last_sync = clock_seconds();
     return j;
 }
@@ -394,7 +420,7 @@ Journal *journal_create(const char *path, const JournalHeader *header, bool over
         json_decref(json);
         return NULL;
     }
-    Journal *j = journal_new(path, fd, header->units);
+    Journal *j = journal_new(path, fd, header);
     if (!j) {
         fail(error, size, "cannot create journal '%s': %s", p.text, strerror(ENOMEM));
         close(fd);
@@ -453,7 +479,7 @@ Journal *journal_open_append(const char *path, const JournalContents *contents, 
         close(fd);
         return NULL;
     }
-    Journal *j = journal_new(path, fd, contents->header.units);
+    Journal *j = journal_new(path, fd, &contents->header);
     if (!j) {
         fail(error, size, "cannot append to journal '%s': %s", p.text, strerror(ENOMEM));
         close(fd);
@@ -468,8 +494,36 @@ Journal *journal_open_append(const char *path, const JournalContents *contents, 
 void journal_contents_free(JournalContents *contents) {
     free(contents->done);
     free(contents->counts);
+    free(contents->stats);
     contents->done = NULL;
     contents->counts = NULL;
+    contents->stats = NULL;
+}
+
+/* A unit's values in a line: its count, or (statistics) the header's number of 64-bit
+ * values; false when `value` is not of that shape, with `bad` the text that is not a
+ * decimal number (NULL: the shape is wrong). */
+static bool unit_values(json_t *value, const JournalHeader *h, Count *count, uint64_t *stats, json_t **bad) {
+    *bad = NULL;
+    if (!h->stats) {
+        if (!json_is_string(value))
+            return false;
+        *bad = value;
+        return count_parse(json_string_value(value), json_string_length(value), count);
+    }
+    if (!json_is_array(value) || json_array_size(value) != (size_t)h->stats)
+        return false;
+    for (int v = 0; v < h->stats; v++) {
+        json_t *item = json_array_get(value, (size_t)v);
+        Count n;
+        if (!json_is_string(item))
+            return false;
+        *bad = item;
+        if (!count_parse(json_string_value(item), json_string_length(item), &n) || n > UINT64_MAX)
+            return false;
+        stats[v] = (uint64_t)n;
+    }
+    return true;
 }
 
 /* Takes the units of one parsed line after the header; the message names path:line. */
@@ -477,35 +531,51 @@ static bool read_units(json_t *json, const char *path, long long number, const c
                        JournalContents *out, char *error, size_t size) {
     PathText p = show_path(path);
     char text[SHOW_TEXT + 4];
+    const JournalHeader *h = &out->header;
+    const char *shape = h->stats ? "[index, [\"value\", ...]]" : "[index, \"count\"]";
     json_t *list = json_object_get(json, "units");
     if (!json_is_object(json) || json_object_size(json) != 1 || !json_is_array(list))
-        return fail(error, size, "journal %s:%lld: not a line of units {\"units\": [[index, \"count\"], ...]}: '%s'",
-                    p.text, number, show(line, length, SHOW_TEXT, text));
+        return fail(error, size, "journal %s:%lld: not a line of units {\"units\": [%s, ...]}: '%s'", p.text, number,
+                    shape, show(line, length, SHOW_TEXT, text));
     size_t i;
     json_t *entry;
+    uint64_t stats[JOURNAL_MAX_STATS];
     json_array_foreach(list, i, entry) {
-        json_t *index = json_array_get(entry, 0), *count = json_array_get(entry, 1);
-        if (!json_is_array(entry) || json_array_size(entry) != 2 || !json_is_integer(index) || !json_is_string(count))
-            return fail(error, size, "journal %s:%lld: unit %zu of the line is not [index, \"count\"]: '%s'", p.text,
-                        number, i + 1, show(line, length, SHOW_TEXT, text));
+        json_t *index = json_array_get(entry, 0), *value = json_array_get(entry, 1), *bad;
+        if (!json_is_array(entry) || json_array_size(entry) != 2 || !json_is_integer(index))
+            return fail(error, size, "journal %s:%lld: unit %zu of the line is not %s: '%s'", p.text, number, i + 1,
+                        shape, show(line, length, SHOW_TEXT, text));
         json_int_t u = json_integer_value(index);
-        if (u < 0 || (uint64_t)u >= out->header.units)
+        if (u < 0 || (uint64_t)u >= h->units)
             return fail(error, size, "journal %s:%lld: unit %lld is out of range (the journal has %" PRIu64 " units)",
-                        p.text, number, (long long)u, out->header.units);
-        Count n;
-        const char *digits = json_string_value(count);
-        if (!count_parse(digits, json_string_length(count), &n))
-            return fail(error, size, "journal %s:%lld: the count '%s' of unit %lld is not a decimal number", p.text,
-                        number, show(digits, json_string_length(count), SHOW_TEXT, text), (long long)u);
-        if (out->done[u] && out->counts[u] != n) {
+                        p.text, number, (long long)u, h->units);
+        Count n = 0;
+        if (!unit_values(value, h, &n, stats, &bad)) {
+            if (!bad)
+                return fail(error, size, "journal %s:%lld: unit %zu of the line is not %s: '%s'", p.text, number, i + 1,
+                            shape, show(line, length, SHOW_TEXT, text));
+            return fail(error, size, "journal %s:%lld: the %s '%s' of unit %lld is not a decimal number%s", p.text,
+                        number, h->stats ? "value" : "count",
+                        show(json_string_value(bad), json_string_length(bad), SHOW_TEXT, text), (long long)u,
+                        h->stats ? " below 2^64" : "");
+        }
+        uint64_t *kept = h->stats ? &out->stats[(size_t)u * (size_t)h->stats] : NULL;
+        if (out->done[u] && (h->stats ? memcmp(kept, stats, sizeof *stats * (size_t)h->stats) != 0
+                                      : out->counts[u] != n)) {
             char before[COUNT_TEXT_SIZE], now_text[COUNT_TEXT_SIZE];
+            if (h->stats)
+                return fail(error, size, "journal %s:%lld: unit %lld is listed twice with different statistics",
+                            p.text, number, (long long)u);
             return fail(error, size, "journal %s:%lld: unit %lld is listed twice with different counts (%s, then %s)",
                         p.text, number, (long long)u, count_format(out->counts[u], false, before),
                         count_format(n, false, now_text));
         }
         out->finished += !out->done[u];
         out->done[u] = true;
-        out->counts[u] = n;
+        if (h->stats)
+            memcpy(kept, stats, sizeof *stats * (size_t)h->stats);
+        else
+            out->counts[u] = n;
     }
     return true;
 }
@@ -567,13 +637,17 @@ bool journal_read(const char *path, JournalContents *out, char *error, size_t si
         if (number == 1) {
             ok = header_from_json(json, path, line, length, &out->header, error, size);
             uint64_t units = out->header.units ? out->header.units : 1;
-            if (ok && units > SIZE_MAX / sizeof(Count))
+            int stats = out->header.stats;
+            if (ok && units > SIZE_MAX / sizeof(Count) / (size_t)(stats ? stats : 1))
                 ok = fail(error, size, "journal %s:1: %" PRIu64 " units are more than this machine can hold",
                           p.text, out->header.units);
             if (ok) {
                 out->done = calloc((size_t)units, sizeof *out->done);
-                out->counts = calloc((size_t)units, sizeof *out->counts);
-                if (!out->done || !out->counts)
+                if (stats)
+                    out->stats = calloc((size_t)units * (size_t)stats, sizeof *out->stats);
+                else
+                    out->counts = calloc((size_t)units, sizeof *out->counts);
+                if (!out->done || (!out->counts && !out->stats))
                     ok = fail(error, size, "journal %s:1: cannot hold %" PRIu64 " units in memory", p.text,
                               out->header.units);
             }
@@ -596,6 +670,11 @@ bool journal_read(const char *path, JournalContents *out, char *error, size_t si
 
 bool journal_check_header(const JournalHeader *expected, const JournalHeader *found, char *error, size_t size) {
     char a[SHOW_TEXT + 4], b[SHOW_TEXT + 4];
+    /* What the journal is of, first: its other fields mean something else in the other kind. */
+    if (found->stats != expected->stats)
+        return fail(error, size, "journal header: stats is %d, this run has %d (%s)", found->stats, expected->stats,
+                    found->stats ? "a journal of perft stats, not of count or divide"
+                                 : "a journal of count or divide, not of perft stats");
     if (strcmp(found->fen, expected->fen) != 0)
         return fail(error, size, "journal header: fen is '%s', this run has '%s'",
                     show(found->fen, strlen(found->fen), SHOW_TEXT, a),

@@ -1,5 +1,6 @@
 /* journal.h — the journal of a long run: a JSON Lines file holding one header line (what
- * the run is) and then one line per finished batch of work units (index and count), so a
+ * the run is) and then one line per finished batch of work units (index and count, or
+ * index and statistics), so a
  * killed run can resume. It knows only numbers and strings, never positions or the driver.
  * Invariants: every line is written whole by one write(2) and ends in a newline; a torn
  * last line is the only damage a crash can leave, and reading drops it and says so; units
@@ -29,6 +30,7 @@ enum {
     JOURNAL_TOOL_SIZE = 96,   /* room for the version text, terminator included */
     JOURNAL_MAX_DEPTH = 255,  /* depth and split ply lie in 0..JOURNAL_MAX_DEPTH */
     JOURNAL_ERROR_SIZE = 512, /* room for any message of this module */
+    JOURNAL_MAX_STATS = 64,   /* a statistics journal's values per unit lie in 1..JOURNAL_MAX_STATS */
 };
 
 /* The first line: what the run is. A resumed run must match it field by field. */
@@ -42,12 +44,17 @@ typedef struct JournalHeader {
     uint64_t units;               /* unit indices run 0..units-1; at most INT64_MAX */
     uint64_t digest;              /* of the unit list, as the driver computes it */
     int pass;                     /* 1 or 2: verification runs keep one journal per pass */
+    int stats;                    /* 0: a journal of counts (count, divide), one a unit;
+                                     else of statistics (perft stats), this many 64-bit
+                                     values a unit. Written only when not 0 ("stats") */
 } JournalHeader;
 
-/* One finished unit: its index in the unit list and its count. */
+/* One finished unit: its index in the unit list and its count, or (a statistics
+ * journal) its header.stats values. */
 typedef struct JournalUnit {
     uint64_t index;
     Count count;
+    const uint64_t *stats; /* a statistics journal's; NULL in a journal of counts */
 } JournalUnit;
 
 typedef struct Journal Journal;
@@ -81,7 +88,11 @@ bool journal_close(Journal *j, char *error, size_t error_size);
 typedef struct JournalContents {
     JournalHeader header;
     bool *done;          /* header.units entries: the unit is in the journal */
-    Count *counts;       /* header.units entries: its count where done, 0 elsewhere */
+    Count *counts;       /* header.units entries: its count where done, 0 elsewhere (a
+                            journal of counts; NULL in a statistics journal) */
+    uint64_t *stats;     /* a statistics journal's: header.units x header.stats values,
+                            unit u's from u x header.stats on (0 where not done); NULL in
+                            a journal of counts */
     uint64_t finished;   /* units done (each counted once, however often it is listed) */
     long long lines;     /* whole lines read, the header included */
     bool torn;           /* a torn last line was dropped (see torn_line, torn_bytes) */
@@ -98,6 +109,11 @@ typedef struct JournalContents {
 bool journal_read(const char *path, JournalContents *out, char *error, size_t error_size);
 
 void journal_contents_free(JournalContents *contents);
+
+/* Unit `u`'s values in a statistics journal read into `contents` (header.stats of them). */
+static inline const uint64_t *journal_unit_stats(const JournalContents *contents, uint64_t u) {
+    return &contents->stats[u * (uint64_t)contents->header.stats];
+}
 
 /* True if `found` (a journal's header) describes the run `expected`; otherwise names the
  * first field that differs: "journal header: depth is 7, this run has 8". The tool field is

@@ -16,6 +16,7 @@
 #include <sys/mman.h>
 
 #include "clock.h"
+#include "units.h"
 
 const char *const stats_field_names[STATS_FIELDS] = {
     "nodes", "captures", "ep", "castles", "promotions", "checks", "discovery_checks", "double_checks", "checkmates",
@@ -219,6 +220,14 @@ typedef struct StatsSearch {
  * (a depth-1 node classifies its few dozen moves), so a check every millisecond or so. */
 enum { STATS_CHECK_INTERVAL = 1024 };
 
+static void stop_init(StatsStop *c, const RunLimits *limits) {
+    atomic_init(&c->stop, false);
+    atomic_init(&c->reason, RUN_COMPLETED);
+    atomic_init(&c->leaves, 0);
+    c->limits = limits;
+    c->start = clock_seconds();
+}
+
 static void request_stop(StatsStop *c, RunStatus reason) {
     int none = RUN_COMPLETED;
     atomic_compare_exchange_strong(&c->reason, &none, (int)reason);
@@ -346,11 +355,7 @@ static RunStatus divide_within(const Position *root, int depth, int threads, Sta
                    .tables = tables && tables->memory ? tables : NULL,
                    .roots = out,
                    .rows = threads > 1 ? calloc((size_t)threads, sizeof *w.rows) : NULL};
-    atomic_init(&w.control.stop, false);
-    atomic_init(&w.control.reason, RUN_COMPLETED);
-    atomic_init(&w.control.leaves, 0);
-    w.control.limits = limits;
-    w.control.start = clock_seconds();
+    stop_init(&w.control, limits);
     if (!w.rows) { /* one thread, or no memory for more rows: count on one thread */
         w.rows = one_row;
         threads = 1;
@@ -406,4 +411,81 @@ RunStatus stats_run(const Position *root, int depth, int threads, StatsTables *t
     for (int i = 0; status == RUN_COMPLETED && i < n; i++)
         add(out, &roots[i]);
     return status;
+}
+
+int stats_split_ply(int depth) { return depth - 5 < 1 ? 1 : depth - 5 > 3 ? 3 : depth - 5; }
+
+/* A run over distinct units: what the threads share. */
+typedef struct UnitsWork {
+    pthread_mutex_t lock;
+    const StatsTables *tables;
+    StatsStop control;
+    const UnitSet *units;
+    int remaining;                              /* plies below each unit */
+    const bool *known;
+    StatsUnitDone unit_done;
+    void *context;
+    LeafStats sum;                              /* under lock: weighted by paths */
+    size_t units_done;                          /* under lock */
+    TableCounters (*rows)[STATS_MAX_DEPTH + 1]; /* one row per thread */
+} UnitsWork;
+
+static void count_stats_unit(void *context, int thread, size_t unit) {
+    UnitsWork *w = context;
+    if (w->known && w->known[unit])
+        return;
+    StatsSearch search_state = {w->tables, w->rows[thread], &w->control, 0, 0};
+    Position pos;
+    unit_position(w->units, unit, &pos);
+    LeafStats here;
+    memset(&here, 0, sizeof here);
+    bool finished = search(&search_state, &pos, w->remaining, &here);
+    check_limits(&search_state); /* books the unit's last leaves */
+    if (!finished)
+        return;
+    derive(&here);
+    uint64_t paths = unit_paths(w->units, unit);
+    pthread_mutex_lock(&w->lock);
+    for (int f = 0; f < STATS_FIELDS; f++)
+        w->sum.field[f] += here.field[f] * paths;
+    w->units_done++;
+    if (w->unit_done)
+        w->unit_done(w->context, unit, &here);
+    pthread_mutex_unlock(&w->lock);
+}
+
+RunStatus stats_run_units(const UnitSet *units, int depth, int threads, StatsTables *tables, const RunLimits *limits,
+                          const bool *known, const LeafStats *known_stats, StatsUnitDone unit_done, void *context,
+                          LeafStats *out) {
+    memset(out, 0, sizeof *out);
+    size_t count = unit_set_count(units);
+    if (run_interrupted(limits))
+        return RUN_INTERRUPTED;
+    threads = stats_threads(depth, threads);
+    UnitsWork w = {.lock = PTHREAD_MUTEX_INITIALIZER,
+                   .tables = tables && tables->memory ? tables : NULL,
+                   .units = units,
+                   .remaining = depth - unit_set_ply(units),
+                   .known = known,
+                   .unit_done = unit_done,
+                   .context = context,
+                   .rows = calloc((size_t)threads, sizeof *w.rows)};
+    if (!w.rows)
+        return RUN_NO_MEMORY;
+    stop_init(&w.control, limits);
+    for (size_t u = 0; known && u < count; u++)
+        if (known[u]) {
+            uint64_t paths = unit_paths(units, u);
+            for (int f = 0; f < STATS_FIELDS; f++)
+                w.sum.field[f] += known_stats[u].field[f] * paths;
+            w.units_done++;
+        }
+    driver_parallel_for(threads, count, &w.control.stop, count_stats_unit, &w);
+    free(w.rows);
+    pthread_mutex_destroy(&w.lock);
+    if (w.units_done != count) /* complete when every unit finished, even at a limit */
+        return (RunStatus)atomic_load(&w.control.reason);
+    *out = w.sum;
+    derive(out);
+    return RUN_COMPLETED;
 }

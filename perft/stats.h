@@ -77,6 +77,26 @@ RunStatus stats_run(const Position *root, int depth, int threads, StatsTables *t
 int stats_divide(const Position *root, int depth, int threads, StatsTables *tables, Move moves[MAX_MOVES],
                  LeafStats out[MAX_MOVES], TableCounters *counters);
 
+/* The ply whose distinct positions are the units of a statistics run of `depth` (>= 2)
+ * that is journaled or spread over MPI ranks: depth - 5, at least 1, at most 3 (the
+ * start position's ply 3 has 5,362 units), so each unit holds a perft(5) or more. It
+ * depends on the depth alone, so a resumed run finds the same units. */
+int stats_split_ply(int depth);
+
+/* A unit's statistics (all STATS_FIELDS filled), not weighted by its paths. */
+typedef void (*StatsUnitDone)(void *context, size_t unit, const LeafStats *unit_stats);
+
+/* The statistics of the leaves `depth` plies below the root of `units` (a unit set of
+ * ply < depth), unit by unit: threads (as stats_threads says) take the units in the
+ * list's order, and each unit is counted to depth - ply once and weighted by its paths.
+ * A unit with known[u] (known may be NULL) is not counted: its statistics are
+ * known_stats[u], as unit_done gave them before. unit_done (may be NULL) is called, one
+ * call at a time, as each unit is counted. Returns as stats_run does, with `out` filled
+ * only when RUN_COMPLETED; a stopped run's finished units have been reported. */
+RunStatus stats_run_units(const UnitSet *units, int depth, int threads, StatsTables *tables, const RunLimits *limits,
+                          const bool *known, const LeafStats *known_stats, StatsUnitDone unit_done, void *context,
+                          LeafStats *out);
+
 /* The statistics of the tables of plies 1..depth-1 of a run at `depth`; returns how many. */
 int stats_ply_stats(const StatsTables *tables, int depth, const TableCounters *counters,
                     PlyStats out[STATS_MAX_DEPTH]);

@@ -7,6 +7,7 @@
 #include "support.h"
 
 #include <jansson.h>
+#include <unistd.h>
 
 #include "../cli/commands.h"
 
@@ -68,6 +69,22 @@ static json_t *parse_json(const CliRun *run) {
     json_t *doc = json_loads(run->out, 0, &error);
     cr_assert(doc, "not JSON (%s): %s", error.text, run->out);
     return doc;
+}
+/* A fresh journal path in a temporary folder. */
+static inline void temp_journal(char *path, size_t size) {
+    char dir[] = "/tmp/perftkit-journal-XXXXXX";
+    cr_assert(mkdtemp(dir), "cannot make a temporary folder");
+    snprintf(path, size, "%s/run.jsonl", dir);
+}
+
+static inline void remove_journal(const char *path) {
+    char other[600], dir[512];
+    snprintf(other, sizeof other, "%s.pass2", path);
+    unlink(path);
+    unlink(other);
+    snprintf(dir, sizeof dir, "%s", path);
+    *strrchr(dir, '/') = '\0';
+    rmdir(dir);
 }
 
 #endif

@@ -146,12 +146,10 @@ static bool journal_has_header(const char *path) {
     return line;
 }
 
-Test(cli, a_journaled_run_killed_at_any_moment_resumes_to_the_exact_count) {
-    char dir[] = "/tmp/perftkit-kill-XXXXXX", path[128];
-    cr_assert(mkdtemp(dir));
-    snprintf(path, sizeof path, "%s/run.jsonl", dir);
-    char *first[] = {"count", "-d", "7", "--hash", "64", "--journal", path, NULL};
-    char *again[] = {"count", "-d", "7", "--hash", "64", "--resume", path, NULL};
+/* Starts `first` (a run journaling to `path`) and SIGKILLs it once its journal has a
+ * header, then runs `again` (its --resume) three times, stopping it by SIGKILL, SIGTERM
+ * and SIGKILL: the journal is then what a run stopped at any moment leaves. */
+static void kill_at_several_moments(const char *path, char *const first[], char *const again[]) {
     int status = run_and_signal(0.3, SIGKILL, first);
     cr_assert(WIFSIGNALED(status) || WEXITSTATUS(status) == 0, "status %d", status);
     /* Killed before its journal had a header (planning and tables come first, and a slow
@@ -168,11 +166,46 @@ Test(cli, a_journaled_run_killed_at_any_moment_resumes_to_the_exact_count) {
         cr_assert(WIFSIGNALED(status) || WEXITSTATUS(status) == 0 || WEXITSTATUS(status) == 130,
                   "resume %d: status %d", i, status);
     }
+}
+
+Test(cli, a_journaled_run_killed_at_any_moment_resumes_to_the_exact_count) {
+    char dir[] = "/tmp/perftkit-kill-XXXXXX", path[128];
+    cr_assert(mkdtemp(dir));
+    snprintf(path, sizeof path, "%s/run.jsonl", dir);
+    char *first[] = {"count", "-d", "7", "--hash", "64", "--journal", path, NULL};
+    char *again[] = {"count", "-d", "7", "--hash", "64", "--resume", path, NULL};
+    kill_at_several_moments(path, first, again);
     char args[256];
     snprintf(args, sizeof args, "count -d 7 -q --resume %s", path);
     Run run = run_perft(args, false);
     cr_assert_eq(run.status, 0, "%s", run.out);
     cr_assert_str_eq(run.out, "3195901860\n");
+    unlink(path);
+    rmdir(dir);
+}
+
+Test(cli, a_journaled_stats_run_killed_at_any_moment_resumes_to_the_exact_table) {
+    char dir[] = "/tmp/perftkit-kill-XXXXXX", path[128];
+    cr_assert(mkdtemp(dir));
+    snprintf(path, sizeof path, "%s/stats.jsonl", dir);
+    char *first[] = {"stats", "-d", "7", "--hash", "64", "--journal", path, NULL};
+    char *again[] = {"stats", "-d", "7", "--hash", "64", "--resume", path, NULL};
+    kill_at_several_moments(path, first, again);
+    char args[256];
+    snprintf(args, sizeof args, "stats -d 7 --hash 64 --resume %s", path);
+    Run run = run_perft(args, true);
+    cr_assert_eq(run.status, 0, "%s", run.out);
+    /* The start position's depths 6 and 7: the wiki's columns and the Grand Chess Tree's classes. */
+    cr_assert(strstr(run.out, "6              119060324       2812008          5248             0             0        "
+                              "809099           329            46         10828        797896           329            46"
+                              "             0         10828             0             0             0\n"),
+              "%s", run.out);
+    cr_assert(strstr(run.out, "7             3195901860     108329926        319617        883453             0      "
+                              "33103848         18026          1628        435767      32648427         18026          "
+                              "1628             0        435767             0             0             0\n"),
+              "%s", run.out);
+    cr_assert(strstr(run.out, " units from journal '"), "%s", run.out);
+    cr_assert(strstr(run.out, "status: completed\n"), "%s", run.out);
     unlink(path);
     rmdir(dir);
 }

@@ -12,23 +12,6 @@ TestSuite(cmd_count, .init = core_setup, .timeout = 600);
 
 #define KIWIPETE "'r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1'"
 
-/* A fresh journal path in a temporary folder. */
-static void temp_journal(char *path, size_t size) {
-    char dir[] = "/tmp/perftkit-journal-XXXXXX";
-    cr_assert(mkdtemp(dir), "cannot make a temporary folder");
-    snprintf(path, size, "%s/run.jsonl", dir);
-}
-
-static void remove_journal(const char *path) {
-    char other[600], dir[512];
-    snprintf(other, sizeof other, "%s.pass2", path);
-    unlink(path);
-    unlink(other);
-    snprintf(dir, sizeof dir, "%s", path);
-    *strrchr(dir, '/') = '\0';
-    rmdir(dir);
-}
-
 static void assert_count(const char *args, const char *expected) {
     CliRun run = cli_run("count -q %s", args);
     cr_assert_eq(run.status, 0, "count %s: %s", args, run.err);

@@ -1,6 +1,6 @@
 /* test_cmd_stats.c — `perft stats` in-process: the wiki's tables through the command
  * (suites/cpw_perft_stats.tsv), limits that stop a run with the finished depths exact,
- * Ctrl-C, SIGTERM and SIGHUP, JSON, and bad input. */
+ * Ctrl-C, SIGTERM and SIGHUP, JSON, journals resumed and refused, and bad input. */
 #include "cli_support.h"
 
 #include <jansson.h>
@@ -264,6 +264,8 @@ Test(cmd_stats, bad_input_gets_one_line_and_exit_status_2) {
     assert_bad_input("stats --key-seed x", "--key-seed 'x' is not a whole number");
     assert_bad_input("stats --fen 'rnbqkbnr/pppppppp w'", "bad FEN");
     assert_bad_input("stats -d 3 extra", "unexpected argument 'extra'");
+    assert_bad_input("stats -d 1 --journal /tmp/x", "--journal and --resume need a depth of 2 or more");
+    assert_bad_input("stats -d 3 --journal /tmp/x --resume /tmp/y", "--journal and --resume name different files");
 }
 
 Test(cmd_stats, help_comes_from_the_option_table) {
@@ -274,5 +276,92 @@ Test(cmd_stats, help_comes_from_the_option_table) {
     for (int i = 0; i < 9; i++)
         cr_assert(strstr(run.out, options[i]), "no '%s' in %s", options[i], run.out);
     cr_assert(strstr(run.out, "130 interrupted"), "%s", run.out);
+    cli_run_free(&run);
+}
+
+/* The start position's depth-6 row: the wiki's columns and the Grand Chess Tree's classes. */
+static const char start_row_6[] =
+    "6              119060324       2812008          5248             0             0        809099           329"
+    "            46         10828        797896           329            46             0         10828             0"
+    "             0             0\n";
+
+Test(cmd_stats, a_journaled_run_stopped_by_a_limit_resumes_to_the_exact_table) {
+    char path[512];
+    temp_journal(path, sizeof path);
+    /* Stopped inside depth 6 (depths 1-5 hold 5.1 M leaves). */
+    CliRun run = cli_run("stats -d 6 -t 2 --hash 16 --max-nodes 40000000 --journal %s", path);
+    cr_assert_eq(run.status, 3, "%s", run.err);
+    cr_assert(strstr(run.out, start_rows[4]), "%s", run.out);
+    cr_assert(strstr(run.out, "partial: depths 1..5 of 1..6 (resource exhaustion: nodes)\n"), "%s", run.out);
+    cr_assert(strstr(run.err, " of 100 units; continue with --resume '"), "%s", run.err);
+    cli_run_free(&run);
+    run = cli_run("stats -d 6 -t 2 --hash 16 --resume %s", path);
+    cr_assert_eq(run.status, 0, "%s", run.err);
+    for (int d = 0; d < 5; d++)
+        cr_assert(strstr(run.out, start_rows[d]), "no depth %d row in %s", d + 1, run.out);
+    cr_assert(strstr(run.out, start_row_6), "%s", run.out);
+    unsigned long long from_journal = 0;
+    cr_assert(sscanf(run.err, "perft stats: %llu of 100 units from journal", &from_journal) == 1, "%s", run.err);
+    cr_assert(from_journal >= 80 && from_journal < 100, "depths 2-5 are 80 units, depth 6 20 more: %s", run.err);
+    cr_assert(strstr(run.err, "resumed: "), "%s", run.err);
+    cli_run_free(&run);
+    /* All of it in the journal now: nothing is counted again, and JSON says so. */
+    run = cli_run("stats -d 6 --hash 16 --json --resume %s", path);
+    cr_assert_eq(run.status, 0, "%s", run.err);
+    json_t *doc = parse_json(&run);
+    cr_assert_eq(json_integer_value(json_object_get(doc, "units_resumed")), 100);
+    json_t *six = json_array_get(json_object_get(doc, "depths"), 5);
+    cr_assert_str_eq(json_string_value(json_object_get(six, "nodes")), "119060324");
+    cr_assert_str_eq(json_string_value(json_object_get(six, "checkmates")), "10828");
+    json_decref(doc);
+    cli_run_free(&run);
+    remove_journal(path);
+}
+
+Test(cmd_stats, a_journal_of_another_run_is_refused_naming_the_field) {
+    char path[512], counts[512];
+    temp_journal(path, sizeof path);
+    temp_journal(counts, sizeof counts);
+    CliRun run = cli_run("stats -d 4 --journal %s", path);
+    cr_assert_eq(run.status, 0, "%s", run.err);
+    cli_run_free(&run);
+    static const char *const cases[][2] = {
+        {"stats -d 5 --resume %s", "journal header: depth is 4, this run has 5"},
+        {"stats -d 4 --moves e2e4 --resume %s", "journal header: fen is "},
+        {"stats -d 4 --key-seed 7 --resume %s", "journal header: key_seed is "},
+        {"count -d 4 --resume %s", "journal header: stats is 17, this run has 0 (a journal of perft stats, not of "
+                                   "count or divide)"},
+        {"stats -d 4 --journal %s", "it exists and is not empty"},
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        run = cli_run(cases[i][0], path);
+        cr_assert_eq(run.status, 2, "%s: %s", cases[i][0], run.err);
+        cr_assert(strstr(run.err, cases[i][1]), "%s: %s", cases[i][0], run.err);
+        cr_assert_str_eq(run.out, "", "nothing counted");
+        cli_run_free(&run);
+    }
+    run = cli_run("count -d 4 -q --journal %s", counts);
+    cr_assert_eq(run.status, 0, "%s", run.err);
+    cli_run_free(&run);
+    run = cli_run("stats -d 4 --resume %s", counts);
+    cr_assert_eq(run.status, 2, "%s", run.err);
+    cr_assert(strstr(run.err, "journal header: stats is 0, this run has 17 (a journal of count or divide, not of "
+                              "perft stats)"),
+              "%s", run.err);
+    cli_run_free(&run);
+    remove_journal(path);
+    remove_journal(counts);
+}
+
+Test(cmd_stats, an_unwritable_journal_is_a_clear_error) {
+    CliRun run = cli_run("stats -d 3 --journal /dev/full");
+    cr_assert_eq(run.status, 2);
+    cr_assert_str_eq(run.err, "perft stats: cannot write journal '/dev/full': No space left on device\n");
+    cr_assert_str_eq(run.out, "", "nothing is counted");
+    cli_run_free(&run);
+    run = cli_run("stats -d 3 --journal /nonexistent/dir/run.jsonl");
+    cr_assert_eq(run.status, 2);
+    cr_assert(strstr(run.err, "cannot create journal '/nonexistent/dir/run.jsonl': No such file or directory"), "%s",
+              run.err);
     cli_run_free(&run);
 }

@@ -128,13 +128,61 @@ Test(journal, header_and_many_units_read_back_exactly) {
     remove_scratch(dir, path);
 }
 
+/* A statistics journal: the start position's depth-5 vector (the wiki's and the Grand
+ * Chess Tree's 17 figures) for unit 1 and all 64-bit values for unit 2; read back
+ * exactly, listed in the header as "stats", and refused where a value is not a number. */
+Test(journal, a_statistics_journal_keeps_every_value_of_its_units) {
+    char dir[64], path[128], error[JOURNAL_ERROR_SIZE];
+    scratch(dir, path, "stats.jsonl");
+    static const uint64_t depth5[17] = {4865609, 82719, 258, 0, 0, 27351, 6, 0, 347, 26998, 6, 0, 0, 347, 0, 0, 0};
+    uint64_t top[17];
+    for (int v = 0; v < 17; v++)
+        top[v] = UINT64_MAX - (uint64_t)v;
+    JournalHeader h = start_header(4);
+    h.stats = 17;
+    Journal *j = journal_create(path, &h, false, error, sizeof error);
+    cr_assert(j, "%s", error);
+    JournalUnit units[2] = {{1, 0, depth5}, {2, 0, top}};
+    cr_assert(journal_append(j, units, 2, error, sizeof error), "%s", error);
+    JournalUnit bare = {3, 5, NULL};
+    cr_assert_not(journal_append(j, &bare, 1, error, sizeof error), "a unit without its statistics is refused");
+    cr_expect(strstr(error, "unit 3 comes without its statistics"), "%s", error);
+    journal_close(j, NULL, 0);
+    JournalContents c;
+    cr_assert(journal_read(path, &c, error, sizeof error), "%s", error);
+    cr_expect_eq(c.header.stats, 17);
+    cr_expect_null(c.counts);
+    cr_expect(c.done[1] && c.done[2] && !c.done[0] && !c.done[3] && c.finished == 2);
+    cr_expect(!memcmp(journal_unit_stats(&c, 1), depth5, sizeof depth5));
+    cr_expect(!memcmp(journal_unit_stats(&c, 2), top, sizeof top));
+    JournalHeader counts = start_header(4);
+    cr_expect_not(journal_check_header(&counts, &c.header, error, sizeof error));
+    cr_expect(strstr(error, "journal header: stats is 17, this run has 0"), "%s", error);
+    journal_contents_free(&c);
+
+    char text[4096];
+    size_t n = read_bytes(path, text, sizeof text - 64);
+    cr_assert(strstr(text, ", \"stats\": 17}\n"), "%.*s", (int)n, text);
+    strcpy(text + n, "{\"units\": [[0, [\"1\", \"2\"]]]}\n{\"units\": []}\n");
+    write_bytes(path, text, strlen(text));
+    cr_assert_not(journal_read(path, &c, error, sizeof error));
+    cr_expect(strstr(error, ":3: unit 1 of the line is not [index, [\"value\", ...]]"), "%s", error);
+    strcpy(text + n, "{\"units\": [[0, [\"1\", \"2\", \"3\", \"4\", \"5\", \"6\", \"7\", \"8\", \"9\", \"10\", \"11\", "
+                     "\"12\", \"13\", \"14\", \"15\", \"16\", \"18446744073709551616\"]]]}\n{\"units\": []}\n");
+    write_bytes(path, text, strlen(text));
+    cr_assert_not(journal_read(path, &c, error, sizeof error));
+    cr_expect(strstr(error, "the value '18446744073709551616' of unit 0 is not a decimal number below 2^64"), "%s",
+              error);
+    remove_scratch(dir, path);
+}
+
 Test(journal, counts_above_two_to_the_64_round_trip) {
     char dir[64], path[128], error[JOURNAL_ERROR_SIZE], text[4096];
     scratch(dir, path, "deep.jsonl");
     JournalHeader h = start_header(3);
     Journal *j = journal_create(path, &h, false, error, sizeof error);
     cr_assert(j, "%s", error);
-    JournalUnit deep[3] = {{0, perft_count(14)}, {1, perft_count(15)}, {2, ~(Count)0}};
+    JournalUnit deep[3] = {{0, perft_count(14), NULL}, {1, perft_count(15), NULL}, {2, ~(Count)0, NULL}};
     cr_assert(journal_append(j, deep, 3, error, sizeof error), "%s", error);
     cr_assert(journal_close(j, error, sizeof error), "%s", error);
     text[read_bytes(path, text, sizeof text - 1)] = '\0';
@@ -392,7 +440,7 @@ Test(journal, a_pipe_without_reader_is_a_write_error_not_a_signal) {
     Journal *j = journal_create(path, &h, false, error, sizeof error);
     cr_assert(j, "%s", error);
     close(reader);
-    JournalUnit u = {3, 8902};
+    JournalUnit u = {3, 8902, NULL};
     cr_assert_not(journal_append(j, &u, 1, error, sizeof error));
     snprintf(expected, sizeof expected, "cannot write journal '%s': Broken pipe", path);
     cr_expect_str_eq(error, expected);
@@ -437,7 +485,7 @@ Test(journal, appending_an_index_out_of_range_is_refused) {
     JournalHeader h = start_header(10);
     Journal *j = journal_create(path, &h, false, error, sizeof error);
     cr_assert(j, "%s", error);
-    JournalUnit u = {10, 20};
+    JournalUnit u = {10, 20, NULL};
     cr_assert_not(journal_append(j, &u, 1, error, sizeof error));
     snprintf(expected, sizeof expected, "journal '%s': unit 10 is out of range (the run has 10 units)", path);
     cr_expect_str_eq(error, expected);
@@ -469,7 +517,7 @@ Test(journal, resuming_after_a_torn_tail_gives_a_journal_that_reads_back_whole) 
     int n = 0;
     for (uint64_t i = 0; i < 40; i++)
         if (!c.done[i])
-            rest[n++] = (JournalUnit){i, unit_count(i)};
+            rest[n++] = (JournalUnit){i, unit_count(i), NULL};
     cr_expect_eq(n, 4);
     cr_assert(journal_append(j, rest, n, error, sizeof error), "%s", error);
     cr_assert(journal_close(j, error, sizeof error), "%s", error);

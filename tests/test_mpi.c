@@ -5,6 +5,8 @@
 
 #include "../perft/count.h"
 
+#include <unistd.h>
+
 TestSuite(mpi, .init = core_setup);
 
 static const char *mpirun(void) {
@@ -180,6 +182,21 @@ Test(mpi, stats_over_ranks_give_the_tables_of_one_process, .timeout = 600) {
     expect_same_stats(2, "-d 6 -t 1", "119060324");
     expect_same_stats(3, "-d 5 -t 2 --hash 0 --fen " KIWIPETE, "193690690");
     expect_same_stats(4, "-d 4 -t 1 --fen " KIWIPETE, "4085603");
+}
+
+/* Journaled statistics are one process's for now: perft-mpi refuses them before
+ * counting, on every rank, instead of writing a journal it could not resume. */
+Test(mpi, stats_with_a_journal_is_refused_before_counting, .timeout = 300) {
+    Run r = run_command("%s --allow-run-as-root --oversubscribe -np 2 %s stats -d 5 --journal /tmp/perftkit-mpi-stats-%d "
+                        "2>&1",
+                        mpirun(), mpi_bin(), (int)getpid());
+    cr_assert_neq(r.status, 0, "%s", r.out);
+    cr_assert(strstr(r.out, "perft stats: --journal and --resume are not supported by perft-mpi's stats yet"), "%s",
+              r.out);
+    cr_assert_null(strstr(r.out, "4865609"), "nothing is counted: %s", r.out);
+    char path[64];
+    snprintf(path, sizeof path, "/tmp/perftkit-mpi-stats-%d", (int)getpid());
+    cr_assert_neq(access(path, F_OK), 0, "no journal is written");
 }
 
 /* Rank 0 stops handing out units at the limit: the depths before it are printed
