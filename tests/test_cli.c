@@ -146,10 +146,17 @@ static bool journal_has_header(const char *path) {
     return line;
 }
 
-/* Starts `first` (a run journaling to `path`) and SIGKILLs it once its journal has a
- * header, then runs `again` (its --resume) three times, stopping it by SIGKILL, SIGTERM
- * and SIGKILL: the journal is then what a run stopped at any moment leaves. */
-static void kill_at_several_moments(const char *path, char *const first[], char *const again[]) {
+/* Runs `perft COMMAND -d 7 --hash 64 --journal FILE` and SIGKILLs it once its journal
+ * has a header, then runs it with --resume FILE three times, stopping it by SIGKILL,
+ * SIGTERM and SIGKILL, so the journal is what a run stopped at any moment leaves; then
+ * resumes it to the end with `final_options` and returns that run (stderr too with
+ * `merge_stderr`). */
+static Run killed_and_resumed(const char *command, const char *final_options, bool merge_stderr) {
+    char dir[] = "/tmp/perftkit-kill-XXXXXX", path[128];
+    cr_assert(mkdtemp(dir));
+    snprintf(path, sizeof path, "%s/run.jsonl", dir);
+    char *first[] = {(char *)command, "-d", "7", "--hash", "64", "--journal", path, NULL};
+    char *again[] = {(char *)command, "-d", "7", "--hash", "64", "--resume", path, NULL};
     int status = run_and_signal(0.3, SIGKILL, first);
     cr_assert(WIFSIGNALED(status) || WEXITSTATUS(status) == 0, "status %d", status);
     /* Killed before its journal had a header (planning and tables come first, and a slow
@@ -166,34 +173,22 @@ static void kill_at_several_moments(const char *path, char *const first[], char 
         cr_assert(WIFSIGNALED(status) || WEXITSTATUS(status) == 0 || WEXITSTATUS(status) == 130,
                   "resume %d: status %d", i, status);
     }
+    char args[256];
+    snprintf(args, sizeof args, "%s -d 7 --hash 64 %s --resume %s", command, final_options, path);
+    Run run = run_perft(args, merge_stderr);
+    unlink(path);
+    rmdir(dir);
+    return run;
 }
 
 Test(cli, a_journaled_run_killed_at_any_moment_resumes_to_the_exact_count) {
-    char dir[] = "/tmp/perftkit-kill-XXXXXX", path[128];
-    cr_assert(mkdtemp(dir));
-    snprintf(path, sizeof path, "%s/run.jsonl", dir);
-    char *first[] = {"count", "-d", "7", "--hash", "64", "--journal", path, NULL};
-    char *again[] = {"count", "-d", "7", "--hash", "64", "--resume", path, NULL};
-    kill_at_several_moments(path, first, again);
-    char args[256];
-    snprintf(args, sizeof args, "count -d 7 -q --resume %s", path);
-    Run run = run_perft(args, false);
+    Run run = killed_and_resumed("count", "-q", false);
     cr_assert_eq(run.status, 0, "%s", run.out);
     cr_assert_str_eq(run.out, "3195901860\n");
-    unlink(path);
-    rmdir(dir);
 }
 
 Test(cli, a_journaled_stats_run_killed_at_any_moment_resumes_to_the_exact_table) {
-    char dir[] = "/tmp/perftkit-kill-XXXXXX", path[128];
-    cr_assert(mkdtemp(dir));
-    snprintf(path, sizeof path, "%s/stats.jsonl", dir);
-    char *first[] = {"stats", "-d", "7", "--hash", "64", "--journal", path, NULL};
-    char *again[] = {"stats", "-d", "7", "--hash", "64", "--resume", path, NULL};
-    kill_at_several_moments(path, first, again);
-    char args[256];
-    snprintf(args, sizeof args, "stats -d 7 --hash 64 --resume %s", path);
-    Run run = run_perft(args, true);
+    Run run = killed_and_resumed("stats", "", true);
     cr_assert_eq(run.status, 0, "%s", run.out);
     /* The start position's depths 6 and 7: the wiki's columns and the Grand Chess Tree's classes. */
     cr_assert(strstr(run.out, "6              119060324       2812008          5248             0             0        "
@@ -206,8 +201,6 @@ Test(cli, a_journaled_stats_run_killed_at_any_moment_resumes_to_the_exact_table)
               "%s", run.out);
     cr_assert(strstr(run.out, " units from journal '"), "%s", run.out);
     cr_assert(strstr(run.out, "status: completed\n"), "%s", run.out);
-    unlink(path);
-    rmdir(dir);
 }
 
 Test(cli, a_full_disk_under_a_journal_is_exit_2_and_no_count) {
