@@ -293,43 +293,126 @@ static bool search(StatsSearch *s, Position *pos, int depth, LeafStats *out) {
     return true;
 }
 
-typedef struct StatsWork {
-    pthread_mutex_t lock;
-    const StatsTables *tables;
-    StatsStop control;
-    LeafStats *roots;
-    int units_done;                             /* under lock */
-    TableCounters (*rows)[STATS_MAX_DEPTH + 1]; /* one row per thread */
-} StatsWork;
-
-static void stats_unit(void *context, int thread, const Unit *unit, int remaining) {
-    StatsWork *w = context;
-    StatsSearch search_state = {w->tables, w->rows[thread], &w->control, 0, 0};
-    Position pos = unit->pos;
-    LeafStats here;
-    memset(&here, 0, sizeof here);
-    bool finished = search(&search_state, &pos, remaining, &here);
-    check_limits(&search_state); /* books the unit's last leaves */
-    if (!finished)
-        return;
-    pthread_mutex_lock(&w->lock);
-    add(&w->roots[unit->root], &here);
-    w->units_done++;
-    pthread_mutex_unlock(&w->lock);
-}
-
 int stats_threads(int depth, int threads) {
     return depth < 5 ? 1 : threads > 0 ? threads : driver_available_threads();
 }
 
-/* stats_divide within limits: RUN_COMPLETED, or why it stopped. */
+int stats_split_ply(int depth) { return depth - 5 < 1 ? 1 : depth - 5 > 3 ? 3 : depth - 5; }
+
+/* A run over distinct units: what the threads share. */
+typedef struct UnitsWork {
+    pthread_mutex_t lock;
+    const StatsTables *tables;
+    StatsStop control;
+    const UnitSet *units;
+    int remaining;                              /* plies below each unit */
+    const bool *known;
+    StatsUnitDone unit_done;
+    void *context;
+    LeafStats sum;                              /* under lock: weighted by paths */
+    LeafStats *roots;                           /* NULL, or under lock: by root move */
+    size_t units_done;                          /* under lock */
+    TableCounters (*rows)[STATS_MAX_DEPTH + 1]; /* one row per thread */
+} UnitsWork;
+
+/* Adds `s` weighted by the unit's paths to the sum, and to each root move it descends from. */
+static void add_weighted(UnitsWork *w, size_t unit, const LeafStats *s) {
+    const UnitRoot *roots;
+    int n = unit_roots(w->units, unit, &roots);
+    for (int r = 0; r < n; r++)
+        for (int f = 0; f < STATS_FIELDS; f++) {
+            uint64_t part = s->field[f] * roots[r].paths;
+            w->sum.field[f] += part;
+            if (w->roots)
+                w->roots[roots[r].root].field[f] += part;
+        }
+    w->units_done++;
+}
+
+static void count_stats_unit(void *context, int thread, size_t unit) {
+    UnitsWork *w = context;
+    if (w->known && w->known[unit])
+        return;
+    StatsSearch search_state = {w->tables, w->rows[thread], &w->control, 0, 0};
+    Position pos;
+    unit_position(w->units, unit, &pos);
+    LeafStats here;
+    memset(&here, 0, sizeof here);
+    bool finished = search(&search_state, &pos, w->remaining, &here);
+    check_limits(&search_state); /* books the unit's last leaves */
+    if (!finished)
+        return;
+    derive(&here);
+    pthread_mutex_lock(&w->lock);
+    add_weighted(w, unit, &here);
+    if (w->unit_done)
+        w->unit_done(w->context, unit, &here);
+    pthread_mutex_unlock(&w->lock);
+}
+
+/* stats_run_units, with the sums by root move (`roots`: NULL, or MAX_MOVES of them,
+ * zeroed here) and the table counters (`counters`: NULL, or added to). */
+static RunStatus run_units(const UnitSet *units, int depth, int threads, StatsTables *tables, const RunLimits *limits,
+                           const bool *known, const LeafStats *known_stats, StatsUnitDone unit_done, void *context,
+                           LeafStats *out, LeafStats *roots, TableCounters *counters) {
+    memset(out, 0, sizeof *out);
+    if (roots)
+        memset(roots, 0, sizeof *roots * MAX_MOVES);
+    size_t count = unit_set_count(units);
+    if (run_interrupted(limits))
+        return RUN_INTERRUPTED;
+    threads = stats_threads(depth, threads);
+    UnitsWork w = {.lock = PTHREAD_MUTEX_INITIALIZER,
+                   .tables = tables && tables->memory ? tables : NULL,
+                   .units = units,
+                   .remaining = depth - unit_set_ply(units),
+                   .known = known,
+                   .unit_done = unit_done,
+                   .context = context,
+                   .roots = roots,
+                   .rows = calloc((size_t)threads, sizeof *w.rows)};
+    if (!w.rows)
+        return RUN_NO_MEMORY;
+    stop_init(&w.control, limits);
+    for (size_t u = 0; known && u < count; u++)
+        if (known[u])
+            add_weighted(&w, u, &known_stats[u]);
+    driver_parallel_for(threads, count, &w.control.stop, count_stats_unit, &w);
+    for (int t = 0; counters && t < threads; t++)
+        for (int d = 0; d <= STATS_MAX_DEPTH; d++) {
+            counters[d].probes += w.rows[t][d].probes;
+            counters[d].hits += w.rows[t][d].hits;
+            counters[d].stores += w.rows[t][d].stores;
+            counters[d].replacements += w.rows[t][d].replacements;
+        }
+    free(w.rows);
+    pthread_mutex_destroy(&w.lock);
+    if (w.units_done != count) /* complete when every unit finished, even at a limit */
+        return (RunStatus)atomic_load(&w.control.reason);
+    *out = w.sum;
+    derive(out);
+    for (int r = 0; roots && r < MAX_MOVES; r++)
+        derive(&roots[r]);
+    return RUN_COMPLETED;
+}
+
+RunStatus stats_run_units(const UnitSet *units, int depth, int threads, StatsTables *tables, const RunLimits *limits,
+                          const bool *known, const LeafStats *known_stats, StatsUnitDone unit_done, void *context,
+                          LeafStats *out) {
+    return run_units(units, depth, threads, tables, limits, known, known_stats, unit_done, context, out, NULL, NULL);
+}
+
+/* The statistics of `root` at `depth`, in total and by root move (generation order;
+ * the moves in `moves`, their number in *root_moves): at depth 1 each root move
+ * classified, deeper the units of stats_split_ply. */
 static RunStatus divide_within(const Position *root, int depth, int threads, StatsTables *tables,
                                const RunLimits *limits, Move moves[MAX_MOVES], LeafStats out[MAX_MOVES],
-                               int *root_moves, TableCounters *counters) {
+                               int *root_moves, LeafStats *total, TableCounters *counters) {
     MoveList list;
     gen_legal(root, &list);
     *root_moves = list.count;
-    memset(out, 0, sizeof(LeafStats) * (size_t)list.count);
+    memset(out, 0, sizeof(LeafStats) * MAX_MOVES);
+    memset(total, 0, sizeof *total);
     for (int i = 0; i < list.count; i++)
         moves[i] = list.moves[i];
     if (run_interrupted(limits))
@@ -339,50 +422,25 @@ static RunStatus divide_within(const Position *root, int depth, int threads, Sta
         for (int i = 0; i < list.count; i++) {
             classify(&pos, list.moves[i], &out[i]);
             derive(&out[i]);
+            add(total, &out[i]);
         }
         return RUN_COMPLETED;
     }
-    int ply;
-    threads = stats_threads(depth, threads);
-    UnitList units = driver_split(root, &list, depth, threads, &ply);
-    if (!units.items)
-        units = driver_split(root, &list, depth, 1, &ply);
-    if (!units.items) /* not even the root moves: nothing can be counted */
+    char error[160];
+    UnitSet *units = unit_set_create(root, stats_split_ply(depth), 0, error, sizeof error);
+    if (!units) /* the only way it fails at these plies: memory */
         return RUN_NO_MEMORY;
-    TableCounters one_row[1][STATS_MAX_DEPTH + 1];
-    memset(one_row, 0, sizeof one_row);
-    StatsWork w = {.lock = PTHREAD_MUTEX_INITIALIZER,
-                   .tables = tables && tables->memory ? tables : NULL,
-                   .roots = out,
-                   .rows = threads > 1 ? calloc((size_t)threads, sizeof *w.rows) : NULL};
-    stop_init(&w.control, limits);
-    if (!w.rows) { /* one thread, or no memory for more rows: count on one thread */
-        w.rows = one_row;
-        threads = 1;
-    }
-    driver_for_each_unit(threads, &units, depth - ply, &w.control.stop, stats_unit, &w);
-    for (int t = 0; counters && t < threads; t++)
-        for (int d = 0; d <= STATS_MAX_DEPTH; d++) {
-            counters[d].probes += w.rows[t][d].probes;
-            counters[d].hits += w.rows[t][d].hits;
-            counters[d].stores += w.rows[t][d].stores;
-            counters[d].replacements += w.rows[t][d].replacements;
-        }
-    if (w.rows != one_row)
-        free(w.rows);
-    pthread_mutex_destroy(&w.lock);
-    /* Complete when every unit finished, even if a limit was reached at the very end. */
-    RunStatus status = w.units_done == units.count ? RUN_COMPLETED : (RunStatus)atomic_load(&w.control.reason);
-    free(units.items);
-    for (int i = 0; i < list.count; i++)
-        derive(&out[i]);
+    RunStatus status = run_units(units, depth, threads, tables, limits, NULL, NULL, NULL, NULL, total, out, counters);
+    unit_set_destroy(units);
     return status;
 }
 
 int stats_divide(const Position *root, int depth, int threads, StatsTables *tables, Move moves[MAX_MOVES],
                  LeafStats out[MAX_MOVES], TableCounters *counters) {
     int n;
-    return divide_within(root, depth, threads, tables, NULL, moves, out, &n, counters) == RUN_COMPLETED ? n : -1;
+    LeafStats total;
+    return divide_within(root, depth, threads, tables, NULL, moves, out, &n, &total, counters) == RUN_COMPLETED ? n
+                                                                                                               : -1;
 }
 
 int stats_ply_stats(const StatsTables *tables, int depth, const TableCounters *counters,
@@ -406,86 +464,8 @@ RunStatus stats_run(const Position *root, int depth, int threads, StatsTables *t
     Move moves[MAX_MOVES];
     LeafStats roots[MAX_MOVES];
     int n;
-    RunStatus status = divide_within(root, depth, threads, tables, limits, moves, roots, &n, NULL);
-    memset(out, 0, sizeof *out);
-    for (int i = 0; status == RUN_COMPLETED && i < n; i++)
-        add(out, &roots[i]);
+    RunStatus status = divide_within(root, depth, threads, tables, limits, moves, roots, &n, out, NULL);
+    if (status != RUN_COMPLETED)
+        memset(out, 0, sizeof *out);
     return status;
-}
-
-int stats_split_ply(int depth) { return depth - 5 < 1 ? 1 : depth - 5 > 3 ? 3 : depth - 5; }
-
-/* A run over distinct units: what the threads share. */
-typedef struct UnitsWork {
-    pthread_mutex_t lock;
-    const StatsTables *tables;
-    StatsStop control;
-    const UnitSet *units;
-    int remaining;                              /* plies below each unit */
-    const bool *known;
-    StatsUnitDone unit_done;
-    void *context;
-    LeafStats sum;                              /* under lock: weighted by paths */
-    size_t units_done;                          /* under lock */
-    TableCounters (*rows)[STATS_MAX_DEPTH + 1]; /* one row per thread */
-} UnitsWork;
-
-static void count_stats_unit(void *context, int thread, size_t unit) {
-    UnitsWork *w = context;
-    if (w->known && w->known[unit])
-        return;
-    StatsSearch search_state = {w->tables, w->rows[thread], &w->control, 0, 0};
-    Position pos;
-    unit_position(w->units, unit, &pos);
-    LeafStats here;
-    memset(&here, 0, sizeof here);
-    bool finished = search(&search_state, &pos, w->remaining, &here);
-    check_limits(&search_state); /* books the unit's last leaves */
-    if (!finished)
-        return;
-    derive(&here);
-    uint64_t paths = unit_paths(w->units, unit);
-    pthread_mutex_lock(&w->lock);
-    for (int f = 0; f < STATS_FIELDS; f++)
-        w->sum.field[f] += here.field[f] * paths;
-    w->units_done++;
-    if (w->unit_done)
-        w->unit_done(w->context, unit, &here);
-    pthread_mutex_unlock(&w->lock);
-}
-
-RunStatus stats_run_units(const UnitSet *units, int depth, int threads, StatsTables *tables, const RunLimits *limits,
-                          const bool *known, const LeafStats *known_stats, StatsUnitDone unit_done, void *context,
-                          LeafStats *out) {
-    memset(out, 0, sizeof *out);
-    size_t count = unit_set_count(units);
-    if (run_interrupted(limits))
-        return RUN_INTERRUPTED;
-    threads = stats_threads(depth, threads);
-    UnitsWork w = {.lock = PTHREAD_MUTEX_INITIALIZER,
-                   .tables = tables && tables->memory ? tables : NULL,
-                   .units = units,
-                   .remaining = depth - unit_set_ply(units),
-                   .known = known,
-                   .unit_done = unit_done,
-                   .context = context,
-                   .rows = calloc((size_t)threads, sizeof *w.rows)};
-    if (!w.rows)
-        return RUN_NO_MEMORY;
-    stop_init(&w.control, limits);
-    for (size_t u = 0; known && u < count; u++)
-        if (known[u]) {
-            uint64_t paths = unit_paths(units, u);
-            for (int f = 0; f < STATS_FIELDS; f++)
-                w.sum.field[f] += known_stats[u].field[f] * paths;
-            w.units_done++;
-        }
-    driver_parallel_for(threads, count, &w.control.stop, count_stats_unit, &w);
-    free(w.rows);
-    pthread_mutex_destroy(&w.lock);
-    if (w.units_done != count) /* complete when every unit finished, even at a limit */
-        return (RunStatus)atomic_load(&w.control.reason);
-    *out = w.sum;
-    derive(out);
-    return RUN_COMPLETED;
 }

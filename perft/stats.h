@@ -61,7 +61,8 @@ int stats_threads(int depth, int threads);
 
 /* The statistics of the leaves `depth` plies below `root` (1 <= depth <= STATS_MAX_DEPTH),
  * counted on `threads` threads with `tables` (may be NULL), within `limits` (NULL: none;
- * max_seconds from this call, max_nodes in leaves of this depth). Every thread checks
+ * max_seconds from this call, max_nodes in leaves of this depth). From depth 2 on the
+ * work is the units of stats_split_ply, as in stats_run_units. Every thread checks
  * the limits every thousand or so nodes, so a run stops within milliseconds of them.
  * Returns RUN_COMPLETED with `out` filled, or why it stopped (RUN_INTERRUPTED,
  * RUN_TIME_LIMIT, RUN_NODE_LIMIT, RUN_NO_MEMORY) with `out` zero: statistics of part of a tree are
@@ -77,8 +78,8 @@ RunStatus stats_run(const Position *root, int depth, int threads, StatsTables *t
 int stats_divide(const Position *root, int depth, int threads, StatsTables *tables, Move moves[MAX_MOVES],
                  LeafStats out[MAX_MOVES], TableCounters *counters);
 
-/* The ply whose distinct positions are the units of a statistics run of `depth` (>= 2)
- * that is journaled or spread over MPI ranks: depth - 5, at least 1, at most 3 (the
+/* The ply whose distinct positions are the units of every statistics run of `depth`
+ * (>= 2), in one process or spread over MPI ranks: depth - 5, at least 1, at most 3 (the
  * start position's ply 3 has 5,362 units), so each unit holds a perft(5) or more. It
  * depends on the depth alone, so a resumed run finds the same units. */
 int stats_split_ply(int depth);
