@@ -298,7 +298,7 @@ int cmd_stats(Cli *cli, int argc, char **argv) {
         json_set(doc, "seconds", json_real(seconds));
         if (!json_write(cli->out, doc))
             return cli_finish_output(cli, false);
-    } else {
+    } else if (run_status != RUN_NO_MEMORY) { /* out of memory: the one error line below says it all */
         if (!complete) {
             if (finished)
                 fprintf(cli->out, "partial: depths 1..%d of 1..%ld (%s)\n", finished, o.depth,
