@@ -329,6 +329,7 @@ static PerftkitStatus run(PerftkitCounter *counter, const PerftkitPosition *pos,
     case RUN_INTERRUPTED: return PERFTKIT_STOPPED_INTERRUPT;
     case RUN_BAD_UNITS: return PERFTKIT_ERROR_MEMORY; /* no memory even for the root moves' units */
     case RUN_NO_MEMORY: return PERFTKIT_ERROR_MEMORY;
+    case RUN_ABANDONED: break; /* distributed runs only */
     }
     return PERFTKIT_ERROR_MEMORY;
 }

@@ -17,9 +17,11 @@
 /* How a run is counted: driver_run in one process, dist_run over MPI ranks. */
 typedef void (*CliRunner)(Driver *driver, const Position *root, int depth, const RunLimits *limits,
                           const RunHooks *hooks, RunReport *report);
-/* How statistics are counted: stats_run in one process, dist_stats_run over MPI ranks. */
-typedef RunStatus (*CliStatsRunner)(const Position *root, int depth, int threads, StatsTables *tables,
-                                    const RunLimits *limits, LeafStats *out);
+/* How statistics are counted, unit by unit: stats_run_units in one process,
+ * dist_stats_run_units over MPI ranks. */
+typedef RunStatus (*CliStatsRunner)(const UnitSet *units, int depth, int threads, StatsTables *tables,
+                                    const RunLimits *limits, const bool *known, const LeafStats *known_stats,
+                                    StatsUnitDone unit_done, void *context, LeafStats *out);
 /* The runners a binary counts with. */
 typedef struct CliBackend {
     CliRunner run;
@@ -30,7 +32,7 @@ struct Cli {
     const char *command; /* "count", ...; NULL before one is chosen */
     FILE *in, *out, *err;
     CliRunner run;       /* driver_run, unless the binary distributes (perft-mpi) */
-    CliStatsRunner stats; /* stats_run, likewise */
+    CliStatsRunner stats; /* stats_run_units, likewise */
     bool worker;         /* an MPI rank other than 0: counts what it is given, and
                             writes no file (journals are rank 0's) */
     ZobristKeys keys;    /* the key set of --key-seed, made once by cli_use_keys */

@@ -503,7 +503,7 @@ static int run_pass(Cli *cli, const CountOptions *o, const Position *pos, Driver
         ok = false;
     if (!ok)
         status = cli_error(cli, "%s; the run stopped (resume it with --resume '%s')", j->error, shown);
-    else if (!run->complete && run->status != RUN_BAD_UNITS && run->status != RUN_NO_MEMORY)
+    else if (!run->complete && !run_counted_nothing(run->status))
         fprintf(cli->err, "perft %s: journal '%s' holds %zu of %zu units; continue with --resume '%s'\n", cli->command,
                 shown, run->units_done, run->units, shown);
 done:
@@ -661,7 +661,7 @@ static int run_command(Cli *cli, int argc, char **argv, bool divide) {
         if (o.verify && passes[0].complete && !passes[1].complete)
             run = passes[1]; /* the pass that stopped says how the run ended */
     }
-    if (run.status == RUN_BAD_UNITS || run.status == RUN_NO_MEMORY) {
+    if (run_counted_nothing(run.status)) {
         free(iterations);
         driver_destroy(&driver);
         return cli_error(cli, run.status == RUN_BAD_UNITS ? "the work units do not fit the run (%s): nothing was counted"

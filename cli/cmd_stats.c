@@ -40,7 +40,8 @@ static const CliSpec stats_spec = {
                 "below the root (depth - 5, 1 to 3), each once, weighted by its paths. --journal\n"
                 "FILE writes each unit's statistics to FILE as it finishes (README \"Journal\n"
                 "format\"), so a stopped or killed run resumes with --resume FILE: the depths and\n"
-                "units in the journal are not counted again. (Not under perft-mpi yet.)\n\n"
+                "units in the journal are not counted again. Under perft-mpi, rank 0 keeps the\n"
+                "journal, and a job resumes it with any number of ranks.\n\n"
                 "Example: perft stats -d 5   the wiki's table of the start position to depth 5\n"
                 "Exit status: 0 counted, 2 bad input or a journal that cannot be read or written,\n"
                 "3 stopped by --max-time or --max-nodes (partial), 130 interrupted by Ctrl-C,\n"
@@ -89,7 +90,9 @@ static bool limits_left(const RunLimits *whole, double seconds, Count leaves, Ru
 }
 
 /* A journaled run: the unit sets of depths 2..N, numbered one after another in the
- * journal (depth d's unit u is offset[d] + u), and what a resumed journal holds. */
+ * journal (depth d's unit u is offset[d] + u), and what a resumed journal holds. A run
+ * without a journal (and an MPI worker rank, which reads and writes none) plans each
+ * depth's units as it comes to it. */
 typedef struct StatsJournal {
     UnitSet *units[STATS_MAX_DEPTH + 1];
     uint64_t offset[STATS_MAX_DEPTH + 2];
@@ -168,9 +171,9 @@ static int stats_journal_open(Cli *cli, const StatsOptions *o, const Position *p
     return EXIT_OK;
 }
 
-/* Depth `d` of a journaled run: the units the journal lacks counted, each journaled. */
-static RunStatus stats_journaled_depth(int d, int threads, StatsTables *tables, const RunLimits *limits,
-                                       StatsJournal *j, LeafStats *out) {
+/* The known units of depth `d` from a resumed journal, in j->known and j->known_stats;
+ * false when memory ran out. */
+static bool take_known_units(StatsJournal *j, int d) {
     const UnitSet *units = j->units[d];
     size_t count = unit_set_count(units);
     free(j->known);
@@ -178,7 +181,7 @@ static RunStatus stats_journaled_depth(int d, int threads, StatsTables *tables, 
     j->known = calloc(count + 1, sizeof *j->known);
     j->known_stats = calloc(count + 1, sizeof *j->known_stats);
     if (!j->known || !j->known_stats)
-        return RUN_NO_MEMORY;
+        return false;
     for (size_t u = 0; j->contents.done && u < count; u++) {
         uint64_t at = j->offset[d] + u;
         if (!j->contents.done[at])
@@ -188,8 +191,29 @@ static RunStatus stats_journaled_depth(int d, int threads, StatsTables *tables, 
         j->resumed_leaves += (Count)j->known_stats[u].field[STAT_NODES] * unit_paths(units, u);
         j->resumed_units++;
     }
+    return true;
+}
+
+/* Depth `d` >= 2, as its units on the binary's runner (in one process or over MPI
+ * ranks): a journaled run's units the journal lacks, each journaled as it finishes. */
+static RunStatus stats_depth(Cli *cli, const Position *pos, int d, int threads, StatsTables *tables,
+                             const RunLimits *limits, StatsJournal *j, LeafStats *out) {
+    UnitSet *planned = NULL;
+    const UnitSet *units = j->units[d];
+    if (!units) {
+        char error[160];
+        units = planned = unit_set_create(pos, stats_split_ply(d), 0, error, sizeof error);
+        if (!units)
+            return RUN_NO_MEMORY; /* its only failure at ply 1 to 3 */
+    }
+    RunStatus status = RUN_NO_MEMORY;
     j->depth = d;
-    return stats_run_units(units, d, threads, tables, limits, j->known, j->known_stats, journal_stats_unit, j, out);
+    if (!j->journal)
+        status = cli->stats(units, d, threads, tables, limits, NULL, NULL, NULL, NULL, out);
+    else if (take_known_units(j, d))
+        status = cli->stats(units, d, threads, tables, limits, j->known, j->known_stats, journal_stats_unit, j, out);
+    unit_set_destroy(planned);
+    return status;
 }
 
 static int exit_status(RunStatus status) {
@@ -209,11 +233,8 @@ int cmd_stats(Cli *cli, int argc, char **argv) {
         return status;
     if (!cli_keyed_position(cli, &o.position, &o.run, &pos))
         return EXIT_BAD_INPUT;
-    bool journaled = o.journal || o.resume;
-    if (journaled && cli->stats != stats_run)
-        return cli_error(cli, "--journal and --resume are not supported by perft-mpi's stats yet: run perft stats "
-                              "--journal in one process");
-    if (journaled && o.depth < 2)
+    bool journaled = (o.journal || o.resume) && !cli->worker; /* rank 0 keeps the journal */
+    if ((o.journal || o.resume) && o.depth < 2)
         return cli_error(cli, "--journal and --resume need a depth of 2 or more");
     if (o.journal && o.resume && strcmp(o.journal, o.resume))
         return cli_error(cli, "--journal and --resume name different files (--resume FILE goes on journaling to FILE)");
@@ -243,10 +264,10 @@ int cmd_stats(Cli *cli, int argc, char **argv) {
             break;
         LeafStats s;
         Count resumed_before = journal.resumed_leaves;
-        if (journaled && d >= 2)
-            run_status = stats_journaled_depth(d, threads, tables, &left, &journal, &s);
+        if (d >= 2)
+            run_status = stats_depth(cli, &pos, d, threads, tables, &left, &journal, &s);
         else
-            run_status = cli->stats(&pos, d, threads, tables, &left, &s);
+            run_status = stats_run(&pos, d, threads, tables, &left, &s); /* 20-odd moves: every rank alone */
         if (run_status != RUN_COMPLETED)
             break;
         finished = d;
@@ -275,7 +296,7 @@ int cmd_stats(Cli *cli, int argc, char **argv) {
         if (!ok)
             journal_status = cli_error(cli, "%s; the run stopped (resume it with --resume '%s')", journal.error,
                                        journal.shown);
-        else if (!complete && run_status != RUN_NO_MEMORY)
+        else if (!complete && !run_counted_nothing(run_status))
             fprintf(cli->err, "perft stats: journal '%s' holds %" PRIu64 " of %" PRIu64 " units; continue with "
                     "--resume '%s'\n", journal.shown, journal.contents.finished + journal.appended,
                     journal.offset[o.depth + 1], journal.shown);
@@ -298,7 +319,7 @@ int cmd_stats(Cli *cli, int argc, char **argv) {
         json_set(doc, "seconds", json_real(seconds));
         if (!json_write(cli->out, doc))
             return cli_finish_output(cli, false);
-    } else if (run_status != RUN_NO_MEMORY) { /* out of memory: the one error line below says it all */
+    } else if (!run_counted_nothing(run_status)) { /* else the one error line below says it all */
         if (!complete) {
             if (finished)
                 fprintf(cli->out, "partial: depths 1..%d of 1..%ld (%s)\n", finished, o.depth,
@@ -315,7 +336,8 @@ int cmd_stats(Cli *cli, int argc, char **argv) {
         fprintf(cli->err, "status: %s\n", run_status_text(run_status));
     }
     status = cli_flush(cli);
-    if (status == EXIT_OK && run_status == RUN_NO_MEMORY)
-        return cli_error(cli, "out of memory at depth %d: the depths above it are exact", finished + 1);
+    if (status == EXIT_OK && run_counted_nothing(run_status))
+        return cli_error(cli, "%s at depth %d: the depths above it are exact", run_status_text(run_status),
+                         finished + 1);
     return status != EXIT_OK ? status : exit_status(run_status);
 }

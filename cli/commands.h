@@ -41,7 +41,7 @@ int cli_main(FILE *in, FILE *out, FILE *err, int argc, char **argv);
 void cli_man_page(FILE *out);
 void cli_bash_completion(FILE *out);
 
-/* The same with other runners (dist_run and dist_stats_run in perft-mpi), as an MPI
+/* The same with other runners (dist_run and dist_stats_run_units in perft-mpi), as an MPI
  * worker or not. */
 int cli_main_with(FILE *in, FILE *out, FILE *err, const CliBackend *backend, bool worker, int argc, char **argv);
 

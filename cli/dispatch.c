@@ -51,7 +51,7 @@ static const CommandEntry *find_command(const char *name) {
 }
 
 int cli_main(FILE *in, FILE *out, FILE *err, int argc, char **argv) {
-    static const CliBackend one_process = {driver_run, stats_run};
+    static const CliBackend one_process = {driver_run, stats_run_units};
     return cli_main_with(in, out, err, &one_process, false, argc, argv);
 }
 

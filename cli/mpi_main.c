@@ -15,7 +15,7 @@ static bool distributed(const char *command) {
     return !strcmp(command, "count") || !strcmp(command, "divide") || !strcmp(command, "stats");
 }
 
-static const CliBackend spread_over_ranks = {dist_run, dist_stats_run};
+static const CliBackend spread_over_ranks = {dist_run, dist_stats_run_units};
 
 int main(int argc, char **argv) {
     char error[160];

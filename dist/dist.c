@@ -1,7 +1,7 @@
 /* dist.c — the MPI side of a run. Messages are arrays of 64-bit words: a worker's
- * request carries the results of its last batch (unit index, count low and high
- * words), rank 0's answer the indices of its next batch (none: the run is over for that
- * rank). A worker stopped by a signal or at the time limit sends its last results with
+ * request carries the results of its last batch (each the unit index and its values:
+ * a count's low and high words, or a statistics vector's STATS_FIELDS words), rank 0's
+ * answer the indices of its next batch (none: the run is over for that rank). A worker stopped by a signal or at the time limit sends its last results with
  * one more word, why it stopped, and leaves without an answer: rank 0 stops the run.
  * Only the main thread of a rank calls MPI (MPI_THREAD_FUNNELED): on rank 0 it serves
  * requests, watches the limits and draws progress while a second thread counts
@@ -25,7 +25,13 @@
 
 #include "../perft/clock.h"
 
-enum { TAG_REQUEST = 1, TAG_BATCH = 2, MAX_BATCH = 256, WORDS_PER_RESULT = 3 };
+enum {
+    TAG_REQUEST = 1, TAG_BATCH = 2, MAX_BATCH = 256,
+    COUNT_WORDS = 2,                                    /* a count's values: low and high words */
+    MESSAGE_WORDS = MAX_BATCH * (1 + COUNT_WORDS) + 1,  /* a request at most: results and a stop word */
+};
+/* Statistics are handed out one unit at a time (dist_stats_run_units). */
+_Static_assert(1 + STATS_FIELDS + 1 <= MESSAGE_WORDS, "a statistics result fits a request");
 /* Shared tables from this size on are told when /dev/shm gives them small pages. */
 #define SHM_HUGE_NOTE_BYTES ((size_t)512 << 20)
 
@@ -43,7 +49,30 @@ bool dist_init(int *argc, char ***argv, char *error, size_t error_size) {
     return true;
 }
 
-void dist_finish(void) { MPI_Finalize(); }
+/* Whether some rank has left the job's runs: every run of this rank from then on is
+ * abandoned. Written by the main thread only, as MPI's own session state is. */
+static bool runs_over;
+
+/* Every run starts with every rank's word that it takes part: a rank whose command
+ * ended first (rank 0 refusing a journal, a rank without memory for its tables) gives
+ * its word from dist_finish instead, and then no rank runs it, so no rank waits in a
+ * collective for one that is gone. Collective; false: the run is abandoned. */
+static bool all_ranks_start(void) {
+    if (runs_over)
+        return false;
+    int mine = 1, all = 0;
+    MPI_Allreduce(&mine, &all, 1, MPI_INT, MPI_MIN, MPI_COMM_WORLD);
+    runs_over = all == 0;
+    return !runs_over;
+}
+
+void dist_finish(void) {
+    if (!runs_over) { /* the word for the runs the other ranks may still start */
+        int none = 0, all = 0;
+        MPI_Allreduce(&none, &all, 1, MPI_INT, MPI_MIN, MPI_COMM_WORLD);
+    }
+    MPI_Finalize();
+}
 
 int dist_rank(void) {
     int rank = 0;
@@ -57,11 +86,15 @@ int dist_size(void) {
     return size;
 }
 
+/* Where a rank hands a finished unit's values (unweighted by its paths): COUNT_WORDS
+ * for a count, STATS_FIELDS for statistics. */
+typedef void (*ResultSink)(void *context, size_t unit, const uint64_t *values);
+
 /* What a rank does with a batch of units: counts them in order, calling `done` with
- * each unit's own (unweighted) leaves as it finishes; stops early, leaving the rest
- * unreported, at `limits` (an interrupt flag, and seconds from `start`; limits_now).
- * `work` is the count's or the statistics' own state. */
-typedef void (*BatchWork)(void *work, const size_t *units, size_t n, UnitDoneHook done, void *context,
+ * each unit's values as it finishes; stops early, leaving the rest unreported, at
+ * `limits` (an interrupt flag, and seconds from `start`; limits_now). `work` is the
+ * count's or the statistics' own state. */
+typedef void (*BatchWork)(void *work, const size_t *units, size_t n, ResultSink done, void *context,
                           const RunLimits *limits, double start);
 
 /* Why a run with `limits` (NULL: none) started at `start` stops at `now` for a signal
@@ -88,12 +121,21 @@ static bool limits_now(const RunLimits *limits, double start, RunLimits *left) {
     return true;
 }
 
+/* Rank 0's sum of a statistics run, and the caller's hook for each unit. */
+typedef struct StatsBooking {
+    LeafStats sum;              /* weighted by the units' paths */
+    StatsUnitDone unit_done;
+    void *context;
+} StatsBooking;
+
 /* What rank 0 keeps while the run goes on. The mutex guards the queue, the results
  * and the caller's hooks, which both of rank 0's threads reach. */
 typedef struct Coordinator {
     pthread_mutex_t lock;
     BatchWork batch_work;       /* rank 0's own batches, as every rank's */
     void *work;
+    int value_words;            /* per result: COUNT_WORDS, or STATS_FIELDS */
+    StatsBooking *stats;        /* a statistics run's; NULL for a count */
     size_t batch_max;           /* units in a batch at most (<= MAX_BATCH) */
     int depth;
     const UnitSet *units;
@@ -131,13 +173,26 @@ static size_t take_batch(Coordinator *c, size_t *out) {
     return n;
 }
 
-/* Books a unit's count from any rank; under the lock. */
-static void book(Coordinator *c, size_t unit, Count count) {
+/* Books a unit's values from any rank; under the lock. */
+static void book(Coordinator *c, size_t unit, const uint64_t *values) {
     if (unit >= c->count || c->done[unit])
         return;
     c->done[unit] = true;
+    uint64_t paths = unit_paths(c->units, unit);
+    Count count;
+    if (!c->stats) {
+        count = values[0] | (Count)values[1] << 64;
+    } else {
+        LeafStats s;
+        memcpy(s.field, values, sizeof s.field);
+        for (int f = 0; f < STATS_FIELDS; f++)
+            c->stats->sum.field[f] += s.field[f] * paths;
+        count = s.field[STAT_NODES];
+        if (c->stats->unit_done)
+            c->stats->unit_done(c->stats->context, unit, &s);
+    }
     c->results[c->finished++] = (UnitResult){unit, count};
-    c->leaves += count * (Count)unit_paths(c->units, unit);
+    c->leaves += count * (Count)paths;
     if (c->hooks && c->hooks->unit_done)
         c->hooks->unit_done(c->hooks->context, &c->results[c->finished - 1]);
 }
@@ -150,21 +205,35 @@ typedef struct CountWork {
     const UnitSet *units;
 } CountWork;
 
+/* The driver's finished units, handed on as values. */
+typedef struct CountSink {
+    ResultSink done;
+    void *context;
+} CountSink;
+
+static void count_unit_done(void *context, const UnitResult *r) {
+    const CountSink *sink = context;
+    uint64_t values[COUNT_WORDS] = {(uint64_t)r->count, (uint64_t)(r->count >> 64)};
+    sink->done(sink->context, r->unit, values);
+}
+
 /* Counts the units `only` on this rank (BatchWork): one driver run. */
-static void count_batch(void *work, const size_t *only, size_t n, UnitDoneHook done, void *context,
+static void count_batch(void *work, const size_t *only, size_t n, ResultSink done, void *context,
                         const RunLimits *limits, double start) {
     const CountWork *w = work;
-    RunHooks hooks = {.unit_done = done, .context = context, .units = w->units, .only = only, .only_count = n};
+    CountSink sink = {done, context};
+    RunHooks hooks = {.unit_done = count_unit_done, .context = &sink, .units = w->units, .only = only,
+                      .only_count = n};
     RunLimits left;
     RunReport report;
     if (limits_now(limits, start, &left))
         driver_run(w->driver, w->root, w->depth, &left, &hooks, &report);
 }
 
-static void local_done(void *context, const UnitResult *r) {
+static void local_done(void *context, size_t unit, const uint64_t *values) {
     Coordinator *c = context;
     pthread_mutex_lock(&c->lock);
-    book(c, r->unit, r->count);
+    book(c, unit, values);
     pthread_mutex_unlock(&c->lock);
 }
 
@@ -189,17 +258,16 @@ static void *local_worker(void *arg) {
 /* Answers one request: books its results, sends the next batch; returns true when the
  * answer was an empty batch (that rank is done). */
 static bool serve(Coordinator *c, MPI_Status *probe) {
-    uint64_t in[MAX_BATCH * WORDS_PER_RESULT + 1]; /* a batch's results, and why the worker stopped */
-    int words = 0;
-    MPI_Recv(in, MAX_BATCH * WORDS_PER_RESULT + 1, MPI_UINT64_T, probe->MPI_SOURCE, TAG_REQUEST, MPI_COMM_WORLD,
-             MPI_STATUS_IGNORE);
+    uint64_t in[MESSAGE_WORDS]; /* a batch's results, and why the worker stopped */
+    int words = 0, result = 1 + c->value_words;
+    MPI_Recv(in, MESSAGE_WORDS, MPI_UINT64_T, probe->MPI_SOURCE, TAG_REQUEST, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
     MPI_Get_count(probe, MPI_UINT64_T, &words);
     size_t batch[MAX_BATCH];
     uint64_t out[MAX_BATCH];
     pthread_mutex_lock(&c->lock);
-    for (int i = 0; i + WORDS_PER_RESULT <= words; i += WORDS_PER_RESULT)
-        book(c, (size_t)in[i], (Count)in[i + 1] | (Count)in[i + 2] << 64);
-    if (words % WORDS_PER_RESULT == 1) { /* the worker stopped and left: the whole run stops */
+    for (int i = 0; i + result <= words; i += result)
+        book(c, (size_t)in[i], &in[i + 1]);
+    if (words % result == 1) { /* the worker stopped and left: the whole run stops */
         if (!c->stop) {
             c->stop_reason = (RunStatus)in[words - 1];
             __atomic_store_n(&c->stop, 1, __ATOMIC_RELAXED);
@@ -284,28 +352,30 @@ static void coordinate(Coordinator *c, const RunLimits *limits) {
 }
 
 typedef struct Outbox {
-    uint64_t words[MAX_BATCH * WORDS_PER_RESULT + 1];
+    uint64_t words[MESSAGE_WORDS];
     int count;
+    int value_words;
 } Outbox;
 
-static void outbox_done(void *context, const UnitResult *r) {
+static void outbox_done(void *context, size_t unit, const uint64_t *values) {
     Outbox *box = context;
-    box->words[box->count++] = r->unit;
-    box->words[box->count++] = (uint64_t)r->count;
-    box->words[box->count++] = (uint64_t)(r->count >> 64);
+    box->words[box->count++] = unit;
+    for (int i = 0; i < box->value_words; i++)
+        box->words[box->count++] = values[i];
 }
 
-/* A worker rank: asks for batches (handing in the last one's results) and does them
- * with `batch_work` until it gets an empty one, or until a signal or the time limit
- * stops it (the run's `limits` from `start`): then it hands in what it finished with
- * why it stopped, at once, and leaves. */
-static void work(BatchWork batch_work, void *state, const RunLimits *limits, double start) {
+/* A worker rank: asks for batches (handing in the last one's results, `value_words`
+ * each) and does them with `batch_work` until it gets an empty one, or until a signal
+ * or the time limit stops it (the run's `limits` from `start`): then it hands in what
+ * it finished with why it stopped, at once, and leaves. */
+static void work(BatchWork batch_work, void *state, int value_words, const RunLimits *limits, double start) {
     Outbox *box = malloc(sizeof *box);
     uint64_t in[MAX_BATCH];
     size_t batch[MAX_BATCH];
     if (!box)
         abort(); /* a few kilobytes: nothing sensible is left to do */
     box->count = 0;
+    box->value_words = value_words;
     for (;;) {
         MPI_Send(box->words, box->count, MPI_UINT64_T, 0, TAG_REQUEST, MPI_COMM_WORLD);
         MPI_Status status;
@@ -535,6 +605,12 @@ static void share_outcome(RunReport *report) {
 void dist_run(Driver *driver, const Position *root, int depth, const RunLimits *limits, const RunHooks *hooks,
               RunReport *report) {
     int rank = dist_rank(), ranks = dist_size();
+    if (!all_ranks_start()) {
+        memset(report, 0, sizeof *report);
+        report->depth = depth;
+        report->status = RUN_ABANDONED;
+        return;
+    }
     if (ranks == 1 || depth < 2) { /* nothing to spread: rank 0 counts alone */
         if (rank == 0)
             driver_run(driver, root, depth, limits, hooks, report);
@@ -569,7 +645,8 @@ void dist_run(Driver *driver, const Position *root, int depth, const RunLimits *
         return;
     }
     CountWork counting = {driver, root, depth, units};
-    Coordinator c = {.batch_work = count_batch, .work = &counting, .batch_max = MAX_BATCH, .depth = depth,
+    Coordinator c = {.batch_work = count_batch, .work = &counting, .value_words = COUNT_WORDS,
+                     .batch_max = MAX_BATCH, .depth = depth,
                      .units = units, .hooks = hooks, .count = unit_set_count(units), .ranks = ranks, .start = start};
     if (!coordinator_ready(&c, rank)) {
         memset(report, 0, sizeof *report);
@@ -579,7 +656,7 @@ void dist_run(Driver *driver, const Position *root, int depth, const RunLimits *
         return;
     }
     if (rank != 0) {
-        work(count_batch, &counting, limits, start);
+        work(count_batch, &counting, COUNT_WORDS, limits, start);
         memset(report, 0, sizeof *report);
         report->depth = depth;
         share_outcome(report);
@@ -615,18 +692,17 @@ void dist_run(Driver *driver, const Position *root, int depth, const RunLimits *
     unit_set_destroy(planned);
 }
 
-/* A statistics run's batches: each unit's statistics, weighted by its paths, summed
- * into this rank's `sum`; `status` is the first thing that stopped a unit short. */
+/* A statistics run's batches: each unit's statistics, handed on unweighted;
+ * `status` is the first thing that stopped a unit short. */
 typedef struct StatsWork {
     const UnitSet *units;
     int depth;
     int threads;
     StatsTables *tables;
-    LeafStats sum;
     RunStatus status;
 } StatsWork;
 
-static void stats_batch(void *work, const size_t *only, size_t n, UnitDoneHook done, void *context,
+static void stats_batch(void *work, const size_t *only, size_t n, ResultSink done, void *context,
                         const RunLimits *limits, double start) {
     StatsWork *w = work;
     for (size_t i = 0; i < n && w->status == RUN_COMPLETED; i++) {
@@ -643,43 +719,47 @@ static void stats_batch(void *work, const size_t *only, size_t n, UnitDoneHook d
             w->status = status;
             return;
         }
-        uint64_t paths = unit_paths(w->units, only[i]);
-        for (int f = 0; f < STATS_FIELDS; f++)
-            w->sum.field[f] += s.field[f] * paths;
-        done(context, &(UnitResult){only[i], s.field[STAT_NODES]});
+        done(context, only[i], s.field);
     }
 }
 
-RunStatus dist_stats_run(const Position *root, int depth, int threads, StatsTables *tables, const RunLimits *limits,
-                         LeafStats *out) {
+RunStatus dist_stats_run_units(const UnitSet *units, int depth, int threads, StatsTables *tables,
+                               const RunLimits *limits, const bool *known, const LeafStats *known_stats,
+                               StatsUnitDone unit_done, void *context, LeafStats *out) {
     int rank = dist_rank(), ranks = dist_size();
     memset(out, 0, sizeof *out);
-    if (ranks > 1)
-        share_stats_tables(tables);
-    int ply = stats_split_ply(depth);
-    char error[160];
-    UnitSet *units = ranks > 1 && depth >= 2 ? unit_set_create(root, ply, 0, error, sizeof error) : NULL;
-    int have = units != NULL, all_have = 0;
-    MPI_Allreduce(&have, &all_have, 1, MPI_INT, MPI_MIN, MPI_COMM_WORLD);
-    if (!all_have || !plans_agree(units)) { /* nothing to spread (or no plan): rank 0 counts alone */
-        unit_set_destroy(units);
-        int status = rank == 0 ? (int)stats_run(root, depth, threads, tables, limits, out) : RUN_COMPLETED;
-        MPI_Bcast(&status, 1, MPI_INT, 0, MPI_COMM_WORLD); /* every rank goes on to the next depth, or none */
-        return (RunStatus)status;
-    }
+    if (!all_ranks_start())
+        return RUN_ABANDONED;
+    if (ranks == 1)
+        return stats_run_units(units, depth, threads, tables, limits, known, known_stats, unit_done, context, out);
+    share_stats_tables(tables);
+    if (!plans_agree(units))
+        return RUN_BAD_UNITS;
     /* Units handed out one at a time, as each rank asks: a stop takes effect after the
      * unit each rank is counting, and no rank waits for another's larger units. */
-    StatsWork stats = {units, depth, threads, tables, {{0}}, RUN_COMPLETED};
-    Coordinator c = {.batch_work = stats_batch, .work = &stats, .batch_max = 1, .depth = depth, .units = units,
-                     .count = unit_set_count(units), .ranks = ranks, .start = clock_seconds()};
+    StatsWork stats = {units, depth, threads, tables, RUN_COMPLETED};
+    StatsBooking booking = {{{0}}, unit_done, context};
+    Coordinator c = {.batch_work = stats_batch, .work = &stats, .value_words = STATS_FIELDS, .stats = &booking,
+                     .batch_max = 1, .depth = depth, .units = units, .count = unit_set_count(units), .ranks = ranks,
+                     .start = clock_seconds()};
     int status = RUN_COMPLETED;
     if (!coordinator_ready(&c, rank)) {
         status = RUN_NO_MEMORY;
     } else if (rank != 0) {
-        work(stats_batch, &stats, limits, c.start);
+        work(stats_batch, &stats, STATS_FIELDS, limits, c.start);
     } else {
         pthread_mutex_init(&c.lock, NULL);
-        c.left = c.count;
+        for (size_t u = 0; known && u < c.count; u++) /* a resumed run's units: summed, not counted */
+            if (known[u]) {
+                uint64_t paths = unit_paths(units, u);
+                for (int f = 0; f < STATS_FIELDS; f++)
+                    booking.sum.field[f] += known_stats[u].field[f] * paths;
+                c.leaves += (Count)known_stats[u].field[STAT_NODES] * paths;
+                c.done[u] = true;
+                c.finished++;
+            }
+        c.resumed_leaves = c.leaves;
+        c.left = c.count - c.finished;
         coordinate(&c, limits);
         status = c.finished == c.count ? RUN_COMPLETED : c.stop_reason;
         pthread_mutex_destroy(&c.lock);
@@ -689,9 +769,7 @@ RunStatus dist_stats_run(const Position *root, int depth, int threads, StatsTabl
     /* A rank whose unit failed (out of memory) left it uncounted: every rank hears. */
     int mine = (int)(stats.status != RUN_COMPLETED ? stats.status : (RunStatus)status);
     MPI_Allreduce(&mine, &status, 1, MPI_INT, MPI_MAX, MPI_COMM_WORLD);
-    if (status == RUN_COMPLETED)
-        MPI_Reduce(stats.sum.field, rank == 0 ? out->field : NULL, STATS_FIELDS, MPI_UINT64_T, MPI_SUM, 0,
-                   MPI_COMM_WORLD);
-    unit_set_destroy(units);
+    if (status == RUN_COMPLETED && rank == 0)
+        *out = booking.sum;
     return (RunStatus)status;
 }

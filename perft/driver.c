@@ -33,8 +33,13 @@ const char *run_status_text(RunStatus status) {
     case RUN_NO_MOVES: return "no moves available";
     case RUN_BAD_UNITS: return "units do not fit the run";
     case RUN_NO_MEMORY: return "out of memory";
+    case RUN_ABANDONED: return "abandoned: a process of the job did not start the run";
     }
     return "unknown";
+}
+
+bool run_counted_nothing(RunStatus status) {
+    return status == RUN_BAD_UNITS || status == RUN_NO_MEMORY || status == RUN_ABANDONED;
 }
 
 bool run_interrupted(const RunLimits *limits) {

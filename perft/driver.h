@@ -21,12 +21,19 @@ typedef enum RunStatus {
     RUN_NO_MOVES,
     RUN_BAD_UNITS,
     RUN_NO_MEMORY,
+    RUN_ABANDONED, /* a distributed run (dist.h) that some process of the job did not
+                      start, having ended its command before it: nothing was counted */
 } RunStatus;
 
 /* "completed", "interrupted", "resource exhaustion: time", "resource exhaustion:
  * nodes", "no moves available", "units do not fit the run", "out of memory" (the run's
- * bookkeeping could not be allocated: nothing was counted). */
+ * bookkeeping could not be allocated: nothing was counted), "abandoned: a process of
+ * the job did not start the run". */
 const char *run_status_text(RunStatus status);
+
+/* Whether a run that ended so counted nothing at all (RUN_BAD_UNITS, RUN_NO_MEMORY,
+ * RUN_ABANDONED): an error, not a partial result. */
+bool run_counted_nothing(RunStatus status);
 
 typedef struct RootCount {
     Move move;

@@ -184,19 +184,73 @@ Test(mpi, stats_over_ranks_give_the_tables_of_one_process, .timeout = 600) {
     expect_same_stats(4, "-d 4 -t 1 --fen " KIWIPETE, "4085603");
 }
 
-/* Journaled statistics are one process's for now: perft-mpi refuses them before
- * counting, on every rank, instead of writing a journal it could not resume. */
-Test(mpi, stats_with_a_journal_is_refused_before_counting, .timeout = 300) {
-    Run r = run_command("%s --allow-run-as-root --oversubscribe -np 2 %s stats -d 5 --journal /tmp/perftkit-mpi-stats-%d "
-                        "2>&1",
-                        mpirun(), mpi_bin(), (int)getpid());
-    cr_assert_neq(r.status, 0, "%s", r.out);
-    cr_assert(strstr(r.out, "perft stats: --journal and --resume are not supported by perft-mpi's stats yet"), "%s",
-              r.out);
-    cr_assert_null(strstr(r.out, "4865609"), "nothing is counted: %s", r.out);
-    char path[64];
-    snprintf(path, sizeof path, "/tmp/perftkit-mpi-stats-%d", (int)getpid());
-    cr_assert_neq(access(path, F_OK), 0, "no journal is written");
+/* Rank 0 journals every unit's statistics, whichever rank counted it: a job whose
+ * worker rank is killed resumes from that journal, on another number of ranks, to the
+ * table of one uninterrupted process. */
+Test(mpi, a_stats_job_with_a_rank_killed_resumes_from_the_journal_with_other_ranks, .timeout = 600) {
+    char dir[] = "/tmp/perftkit-mpi-XXXXXX";
+    cr_assert(mkdtemp(dir));
+    const char *args = "-d 7 -t 1 --hash 64";
+    Run one = run_command("%s stats %s 2>/dev/null", getenv("PERFTKIT_BIN"), args);
+    cr_assert_eq(one.status, 0);
+    /* the wiki's depth-7 row (Perft Results), then the GCT's direct checks and mates */
+    cr_assert(strstr(one.out, "\n7             3195901860     108329926        319617        883453             0      "
+                              "33103848         18026          1628        435767      32648427         18026  "),
+              "%s", one.out);
+    char expected[sizeof one.out];
+    memcpy(expected, one.out, sizeof expected);
+    /* Depth 7 has 500 units (20 at each depth 2..6, 400 at depth 7); kill the newest
+     * rank once the journal holds 150 of them, well inside depth 7. */
+    Run killed = run_command("(%s --allow-run-as-root --oversubscribe -np 2 %s stats %s --journal %s/s7.jsonl "
+                             ">/dev/null 2>&1 &) ; "
+                             "for i in $(seq 600); do [ \"$(wc -l < %s/s7.jsonl 2>/dev/null)\" -ge 150 ] 2>/dev/null "
+                             "&& break; sleep 0.1; done; pkill -KILL -n -x perft-mpi; sleep 2; test -s %s/s7.jsonl",
+                             mpirun(), mpi_bin(), args, dir, dir, dir);
+    cr_assert_eq(killed.status, 0, "no journal was written: %s", killed.out);
+    Run resumed = run_command("%s --allow-run-as-root --oversubscribe -np 3 %s stats %s --resume %s/s7.jsonl "
+                              "2>%s/err",
+                              mpirun(), mpi_bin(), args, dir, dir);
+    cr_assert_eq(resumed.status, 0, "%s", resumed.out);
+    cr_expect_str_eq(resumed.out, expected);
+    Run said = run_command("cat %s/err", dir);
+    unsigned long from = 0, of = 0;
+    const char *at = strstr(said.out, "perft stats: ");
+    cr_assert(at && sscanf(at, "perft stats: %lu of %lu units from journal", &from, &of) == 2, "%s", said.out);
+    cr_expect(of == 500 && from >= 149 && from < 500, "the kill leaves part of depth 7 (%lu of %lu journaled)", from,
+              of);
+    cr_expect(strstr(said.out, "\nresumed: "), "%s", said.out);
+    run_command("rm -rf %s", dir);
+}
+
+/* Rank 0 refusing a journal of another run (before any count) ends the whole job with
+ * its one-line error: the other ranks, which read no journal, do not wait for it. */
+Test(mpi, a_journal_rank_0_refuses_ends_the_job_at_once, .timeout = 300) {
+    char dir[] = "/tmp/perftkit-mpi-XXXXXX";
+    cr_assert(mkdtemp(dir));
+    Run made = run_command("%s count -q -d 4 --journal %s/c4.jsonl && %s stats -d 4 --journal %s/s4.jsonl",
+                           getenv("PERFTKIT_BIN"), dir, getenv("PERFTKIT_BIN"), dir);
+    cr_assert_eq(made.status, 0, "%s", made.out);
+    static const struct {
+        const char *args, *error;
+    } refused[] = {
+        {"count -q -d 5 --resume %s/c4.jsonl", "perft count: --resume '%s/c4.jsonl': journal header: depth is 4, this "
+                                               "run has 5\n"},
+        {"stats -d 5 --resume %s/s4.jsonl", "perft stats: --resume '%s/s4.jsonl': journal header: depth is 4, this "
+                                            "run has 5\n"},
+        {"stats -d 4 --resume %s/c4.jsonl", "perft stats: --resume '%s/c4.jsonl': journal header: stats is 0, this "
+                                            "run has 17"},
+    };
+    for (size_t i = 0; i < sizeof refused / sizeof *refused; i++) {
+        char args[256], error[256];
+        snprintf(args, sizeof args, refused[i].args, dir);
+        snprintf(error, sizeof error, refused[i].error, dir);
+        Run r = run_command("timeout 60 %s --allow-run-as-root --oversubscribe -np 2 %s %s 2>&1; echo \"exit $?\"",
+                            mpirun(), mpi_bin(), args);
+        cr_expect(!strstr(r.out, "exit 124"), "perft-mpi %s hangs:\n%s", args, r.out);
+        cr_expect(strstr(r.out, "exit 2\n"), "perft-mpi %s: exit 2 expected:\n%s", args, r.out);
+        cr_expect(strstr(r.out, error), "perft-mpi %s: no '%s' in:\n%s", args, error, r.out);
+    }
+    run_command("rm -rf %s", dir);
 }
 
 /* Rank 0 stops handing out units at the limit: the depths before it are printed
