@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "../io/journal.h"
+#include "../io/terminal.h"
 #include "../io/text.h"
 #include "../perft/clock.h"
 #include "../perft/stats.h"
@@ -89,11 +90,24 @@ static bool limits_left(const RunLimits *whole, double seconds, Count leaves, Ru
     return true;
 }
 
-/* A journaled run: the unit sets of depths 2..N, numbered one after another in the
- * journal (depth d's unit u is offset[d] + u), and what a resumed journal holds. A run
- * without a journal (and an MPI worker rank, which reads and writes none) plans each
- * depth's units as it comes to it. */
-typedef struct StatsJournal {
+/* The progress line of the depth being counted (on a terminal only), redrawn as its
+ * units finish: units, leaves below them, the rate and an ETA from the units' expected
+ * sizes, all without the units a journal held. */
+typedef struct StatsProgress {
+    FILE *err;                /* NULL: nothing is drawn */
+    const UnitSet *units;
+    double start, last_drawn;
+    size_t done;              /* units, resumed ones included */
+    Count leaves, resumed;    /* below the finished units, and those of them resumed */
+    double size_done, size_left; /* expected sizes (unit_estimate x paths) counted, and to count */
+    bool drawn;
+} StatsProgress;
+
+/* What a run keeps across its depths: for a journal, the unit sets of depths 2..N,
+ * numbered one after another in it (depth d's unit u is offset[d] + u), and what a
+ * resumed journal holds. A run without a journal (and an MPI worker rank, which reads
+ * and writes none) plans each depth's units as it comes to it. */
+typedef struct StatsRun {
     UnitSet *units[STATS_MAX_DEPTH + 1];
     uint64_t offset[STATS_MAX_DEPTH + 2];
     Journal *journal;
@@ -107,9 +121,10 @@ typedef struct StatsJournal {
     bool failed;              /* an append failed: `error` says why; the run was stopped */
     char error[JOURNAL_ERROR_SIZE];
     char shown[TEXT_QUOTE_SIZE];
-} StatsJournal;
+    StatsProgress progress;
+} StatsRun;
 
-static void stats_journal_free(StatsJournal *j) {
+static void stats_run_free(StatsRun *j) {
     for (int d = 0; d <= STATS_MAX_DEPTH; d++)
         unit_set_destroy(j->units[d]);
     journal_contents_free(&j->contents);
@@ -117,24 +132,65 @@ static void stats_journal_free(StatsJournal *j) {
     free(j->known_stats);
 }
 
-/* Writes a finished unit; a failure stops the run (nothing is counted that the journal
- * would not keep). */
-static void journal_stats_unit(void *context, size_t unit, const LeafStats *unit_stats) {
-    StatsJournal *j = context;
-    if (j->failed)
-        return;
-    JournalUnit line = {j->offset[j->depth] + unit, 0, unit_stats->field};
-    if (!journal_append(j->journal, &line, 1, j->error, sizeof j->error)) {
-        j->failed = true;
-        cli_request_stop();
-        return;
+static double expected_size(const UnitSet *units, size_t unit) {
+    return (double)unit_estimate(units, unit) * (double)unit_paths(units, unit);
+}
+
+/* Starts the progress of a depth of `units`, those with known[u] (known may be NULL)
+ * done before, with known_stats[u]. */
+static void progress_start(StatsProgress *p, const UnitSet *units, const bool *known, const LeafStats *known_stats) {
+    p->units = units;
+    p->start = p->last_drawn = clock_seconds();
+    p->done = 0;
+    p->leaves = p->resumed = 0;
+    p->size_done = p->size_left = 0;
+    for (size_t u = 0; u < unit_set_count(units); u++)
+        if (known && known[u]) {
+            p->done++;
+            p->resumed += (Count)known_stats[u].field[STAT_NODES] * unit_paths(units, u);
+        } else {
+            p->size_left += expected_size(units, u);
+        }
+    p->leaves = p->resumed;
+}
+
+static void progress_draw(StatsProgress *p, int depth, bool last) {
+    double now = clock_seconds(), elapsed = now - p->start;
+    RunProgress line = {.depth = depth, .units_done = p->done, .units = unit_set_count(p->units),
+                        .leaves = p->leaves, .resumed = p->resumed, .elapsed = elapsed,
+                        .eta = p->size_done > 0 ? elapsed * (p->size_left - p->size_done) / p->size_done : -1,
+                        .last = last};
+    cli_draw_progress(p->err, &line);
+    p->last_drawn = now;
+    p->drawn = !last;
+}
+
+/* A finished unit: journaled (a failure stops the run: nothing is counted that the
+ * journal would not keep), and the progress line redrawn at most four times a second. */
+static void stats_unit_done(void *context, size_t unit, const LeafStats *unit_stats) {
+    StatsRun *j = context;
+    if (j->journal && !j->failed) {
+        JournalUnit line = {j->offset[j->depth] + unit, 0, unit_stats->field};
+        if (journal_append(j->journal, &line, 1, j->error, sizeof j->error)) {
+            j->appended++;
+        } else {
+            j->failed = true;
+            cli_request_stop();
+        }
     }
-    j->appended++;
+    StatsProgress *p = &j->progress;
+    if (!p->err)
+        return;
+    p->done++;
+    p->leaves += (Count)unit_stats->field[STAT_NODES] * unit_paths(p->units, unit);
+    p->size_done += expected_size(p->units, unit);
+    if (clock_seconds() - p->last_drawn >= 0.25)
+        progress_draw(p, j->depth, false);
 }
 
 /* Plans the units of depths 2..N and creates the journal, or reads and continues the
  * one of --resume after checking its header. EXIT_OK, or the exit status after an error. */
-static int stats_journal_open(Cli *cli, const StatsOptions *o, const Position *pos, StatsJournal *j) {
+static int stats_journal_open(Cli *cli, const StatsOptions *o, const Position *pos, StatsRun *j) {
     const char *path = o->resume ? o->resume : o->journal;
     char error[JOURNAL_ERROR_SIZE];
     text_quote(path, j->shown);
@@ -173,7 +229,7 @@ static int stats_journal_open(Cli *cli, const StatsOptions *o, const Position *p
 
 /* The known units of depth `d` from a resumed journal, in j->known and j->known_stats;
  * false when memory ran out. */
-static bool take_known_units(StatsJournal *j, int d) {
+static bool take_known_units(StatsRun *j, int d) {
     const UnitSet *units = j->units[d];
     size_t count = unit_set_count(units);
     free(j->known);
@@ -197,7 +253,7 @@ static bool take_known_units(StatsJournal *j, int d) {
 /* Depth `d` >= 2, as its units on the binary's runner (in one process or over MPI
  * ranks): a journaled run's units the journal lacks, each journaled as it finishes. */
 static RunStatus stats_depth(Cli *cli, const Position *pos, int d, int threads, StatsTables *tables,
-                             const RunLimits *limits, StatsJournal *j, LeafStats *out) {
+                             const RunLimits *limits, StatsRun *j, LeafStats *out) {
     UnitSet *planned = NULL;
     const UnitSet *units = j->units[d];
     if (!units) {
@@ -208,10 +264,15 @@ static RunStatus stats_depth(Cli *cli, const Position *pos, int d, int threads, 
     }
     RunStatus status = RUN_NO_MEMORY;
     j->depth = d;
-    if (!j->journal)
-        status = cli->stats(units, d, threads, tables, limits, NULL, NULL, NULL, NULL, out);
-    else if (take_known_units(j, d))
-        status = cli->stats(units, d, threads, tables, limits, j->known, j->known_stats, journal_stats_unit, j, out);
+    if (!j->journal || take_known_units(j, d)) {
+        const bool *known = j->journal ? j->known : NULL;
+        const LeafStats *known_stats = j->journal ? j->known_stats : NULL;
+        progress_start(&j->progress, units, known, known_stats);
+        status = cli->stats(units, d, threads, tables, limits, known, known_stats,
+                            j->journal || j->progress.err ? stats_unit_done : NULL, j, out);
+        if (j->progress.drawn)
+            progress_draw(&j->progress, d, true);
+    }
     unit_set_destroy(planned);
     return status;
 }
@@ -242,13 +303,15 @@ int cmd_stats(Cli *cli, int argc, char **argv) {
     int threads;
     if (!cli_stats_tables(cli, &o.run, (int)o.depth, &tables, &threads))
         return EXIT_BAD_INPUT;
-    StatsJournal journal = {0}; /* made last: a refused run leaves no journal behind */
-    if (journaled && (status = stats_journal_open(cli, &o, &pos, &journal)) != EXIT_OK) {
-        stats_journal_free(&journal);
+    StatsRun run = {0}; /* its journal is made last: a refused run leaves none behind */
+    if (journaled && (status = stats_journal_open(cli, &o, &pos, &run)) != EXIT_OK) {
+        stats_run_free(&run);
         stats_tables_destroy(tables);
         return status;
     }
     RunLimits limits = cli_limits(&o.run);
+    if (!cli->worker && !o.json && terminal_redraws(cli->err))
+        run.progress.err = cli->err;
 
     json_t *depths = o.json ? json_array() : NULL;
     if (!o.json)
@@ -263,15 +326,15 @@ int cmd_stats(Cli *cli, int argc, char **argv) {
         if (!limits_left(&limits, begun - start, counted, &left, &run_status))
             break;
         LeafStats s;
-        Count resumed_before = journal.resumed_leaves;
+        Count resumed_before = run.resumed_leaves;
         if (d >= 2)
-            run_status = stats_depth(cli, &pos, d, threads, tables, &left, &journal, &s);
+            run_status = stats_depth(cli, &pos, d, threads, tables, &left, &run, &s);
         else
             run_status = stats_run(&pos, d, threads, tables, &left, &s); /* 20-odd moves: every rank alone */
         if (run_status != RUN_COMPLETED)
             break;
         finished = d;
-        counted += s.field[STAT_NODES] - (journal.resumed_leaves - resumed_before);
+        counted += s.field[STAT_NODES] - (run.resumed_leaves - resumed_before);
         if (o.json) {
             json_t *row = json_object();
             json_set(row, "depth", json_integer(d));
@@ -289,18 +352,18 @@ int cmd_stats(Cli *cli, int argc, char **argv) {
     stats_tables_destroy(tables);
     bool complete = run_status == RUN_COMPLETED;
     if (journaled) {
-        bool ok = !journal.failed;
-        if (!journal_close(journal.journal, ok ? journal.error : NULL, sizeof journal.error))
+        bool ok = !run.failed;
+        if (!journal_close(run.journal, ok ? run.error : NULL, sizeof run.error))
             ok = false;
         int journal_status = EXIT_OK;
         if (!ok)
-            journal_status = cli_error(cli, "%s; the run stopped (resume it with --resume '%s')", journal.error,
-                                       journal.shown);
+            journal_status = cli_error(cli, "%s; the run stopped (resume it with --resume '%s')", run.error,
+                                       run.shown);
         else if (!complete && !run_counted_nothing(run_status))
             fprintf(cli->err, "perft stats: journal '%s' holds %" PRIu64 " of %" PRIu64 " units; continue with "
-                    "--resume '%s'\n", journal.shown, journal.contents.finished + journal.appended,
-                    journal.offset[o.depth + 1], journal.shown);
-        stats_journal_free(&journal);
+                    "--resume '%s'\n", run.shown, run.contents.finished + run.appended,
+                    run.offset[o.depth + 1], run.shown);
+        stats_run_free(&run);
         if (journal_status != EXIT_OK) {
             json_decref(depths);
             return journal_status;
@@ -315,7 +378,7 @@ int cmd_stats(Cli *cli, int argc, char **argv) {
         json_set(doc, "complete", json_boolean(complete));
         json_set(doc, "depths", depths);
         if (journaled)
-            json_set(doc, "units_resumed", json_integer((json_int_t)journal.resumed_units));
+            json_set(doc, "units_resumed", json_integer((json_int_t)run.resumed_units));
         json_set(doc, "seconds", json_real(seconds));
         if (!json_write(cli->out, doc))
             return cli_finish_output(cli, false);
@@ -328,10 +391,10 @@ int cmd_stats(Cli *cli, int argc, char **argv) {
                 fprintf(cli->out, "partial: no depth of 1..%ld finished (%s)\n", o.depth, run_status_text(run_status));
         }
         cli_print_rate(cli->err, counted, seconds);
-        if (journal.resumed_units) {
+        if (run.resumed_units) {
             char text[COUNT_TEXT_SIZE];
             fprintf(cli->err, "resumed: %s leaves below %" PRIu64 " units from the journal (not in the rate)\n",
-                    count_format(journal.resumed_leaves, true, text), journal.resumed_units);
+                    count_format(run.resumed_leaves, true, text), run.resumed_units);
         }
         fprintf(cli->err, "status: %s\n", run_status_text(run_status));
     }

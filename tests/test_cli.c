@@ -610,6 +610,14 @@ Test(cli, progress_appears_on_a_terminal_only) {
     cr_assert(strstr(text, "status: resource exhaustion: time"), "%s", text);
     Run plain = run_perft("count -d 6 -t 1 --hash 0 2>&1 >/dev/null", false);
     cr_assert_str_eq(plain.out, "", "nothing on stderr off a terminal");
+    /* statistics: a line per depth, redrawn as its units finish (depth 7 has 400) */
+    Run stats = run_command("script -qec \"'%s' stats -d 8 -t 1 --hash 64 --max-time 2.5\" /dev/null", bin);
+    cr_assert(strstr(stats.out, "\r\033[Kperft 7: ") && strstr(stats.out, "/400 units, "), "%s", stats.out);
+    if (strstr(stats.out, "perft 6: ")) /* drawn only after a quarter second */
+        cr_assert(strstr(stats.out, "\r\033[K6              119060324 "), "the line is cleared for the row: %s",
+                  stats.out);
+    Run piped = run_perft("stats -d 6 -t 1 2>&1 >/dev/null", false);
+    cr_assert_null(strstr(piped.out, "units, "), "no progress off a terminal: %s", piped.out);
 }
 
 Test(cli, run_options_are_checked) {
