@@ -270,15 +270,31 @@ Test(mpi, stats_over_ranks_stop_at_the_node_limit_with_the_depths_before_it_exac
 }
 
 /* SIGTERM to the worker rank alone (a scheduler taking its machine back) stops the
- * whole stats job with the depths it finished, as Ctrl-C stops one process. */
-Test(mpi, a_signal_to_one_worker_rank_stops_stats_with_the_finished_depths, .timeout = 600) {
-    Run stopped = run_command("%s --allow-run-as-root --oversubscribe -np 2 %s stats -d 9 -t 1 --hash 64 2>&1 & "
-                              "job=$!; sleep 3; pkill -TERM -n -x perft-mpi; wait $job; echo \"exit $?\"",
-                              mpirun(), mpi_bin());
+ * whole stats job with the depths it finished, as Ctrl-C stops one process, and leaves
+ * its journal resumable to the exact table. */
+Test(mpi, a_signal_to_one_worker_rank_stops_stats_resumably_with_the_finished_depths, .timeout = 600) {
+    char dir[] = "/tmp/perftkit-mpi-XXXXXX";
+    cr_assert(mkdtemp(dir));
+    /* depths 2..6 are the journal's first 100 units: 150 lines are inside depth 7 */
+    Run stopped = run_command("%s --allow-run-as-root --oversubscribe -np 2 %s stats -d 7 -t 1 --hash 64 --journal "
+                              "%s/s7.jsonl >%s/out 2>&1 & job=$!; "
+                              "for i in $(seq 600); do [ \"$(wc -l < %s/s7.jsonl 2>/dev/null)\" -ge 150 ] 2>/dev/null "
+                              "&& break; sleep 0.1; done; pkill -TERM -n -x perft-mpi; wait $job; echo \"exit $?\"; "
+                              "cat %s/out",
+                              mpirun(), mpi_bin(), dir, dir, dir, dir);
     cr_assert(strstr(stopped.out, "exit 130\n"), "the job ends as interrupted:\n%s", stopped.out);
-    cr_assert(strstr(stopped.out, "status: interrupted\n") && strstr(stopped.out, "(interrupted)\n"), "%s",
-              stopped.out);
-    cr_assert(strstr(stopped.out, "\n5                4865609         82719           258 "), "%s", stopped.out);
+    cr_assert(strstr(stopped.out, "status: interrupted\n") && strstr(stopped.out, "partial: depths 1..6 of 1..7 "
+                                                                                  "(interrupted)\n"),
+              "%s", stopped.out);
+    cr_assert(strstr(stopped.out, "\n6              119060324       2812008 "), "%s", stopped.out);
+    cr_assert(strstr(stopped.out, "units; continue with --resume"), "%s", stopped.out);
+    Run resumed = run_command("%s --allow-run-as-root --oversubscribe -np 2 %s stats -d 7 -t 1 --hash 64 --resume "
+                              "%s/s7.jsonl 2>/dev/null",
+                              mpirun(), mpi_bin(), dir);
+    cr_assert_eq(resumed.status, 0, "%s", resumed.out);
+    cr_expect(strstr(resumed.out, "\n7             3195901860     108329926        319617        883453             0 "),
+              "%s", resumed.out);
+    run_command("rm -rf %s", dir);
 }
 
 Test(mpi, a_verification_run_over_ranks_checks_both_key_sets, .timeout = 600) {
