@@ -1,8 +1,9 @@
 /* dist.c — the MPI side of a run. Messages are arrays of 64-bit words: a worker's
  * request carries the results of its last batch (each the unit index and its values:
  * a count's low and high words, or a statistics vector's STATS_FIELDS words), rank 0's
- * answer the indices of its next batch (none: the run is over for that rank). A worker stopped by a signal or at the time limit sends its last results with
- * one more word, why it stopped, and leaves without an answer: rank 0 stops the run.
+ * answer the indices of its next batch (none: the run is over for that rank). A worker
+ * stopped by a signal or at the time limit sends its last results with one more word,
+ * why it stopped, and leaves without an answer: rank 0 stops the run.
  * Only the main thread of a rank calls MPI (MPI_THREAD_FUNNELED): on rank 0 it serves
  * requests, watches the limits and draws progress while a second thread counts
  * rank 0's own batches; a worker rank's main thread asks, counts, and asks again.
