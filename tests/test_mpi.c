@@ -41,6 +41,17 @@ static void expect_count(int ranks, const char *args, unsigned long long expecte
 
 #define KIWIPETE "'r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1'"
 
+/* Runs `perft-mpi ARGS --journal DIR/FILE` on 2 ranks and, once the journal holds
+ * `lines` lines (polled, so a slow start cannot leave it short), sends `signal` to the
+ * newest rank, a worker (by process name: the tests of this file run one at a time).
+ * Returns the job's output and then "exit N", its exit status. */
+static Run job_signalled(const char *signal, int lines, const char *dir, const char *file, const char *args) {
+    return run_command("%s --allow-run-as-root --oversubscribe -np 2 %s %s --journal %s/%s >%s/out 2>&1 & job=$!; "
+                       "for i in $(seq 600); do [ \"$(wc -l < %s/%s 2>/dev/null)\" -ge %d ] 2>/dev/null && break; "
+                       "sleep 0.1; done; pkill -%s -n -x perft-mpi; wait $job; echo \"exit $?\" >>%s/out; cat %s/out",
+                       mpirun(), mpi_bin(), args, dir, file, dir, dir, file, lines, signal, dir, dir);
+}
+
 Test(mpi, the_start_position_to_depth_7_on_2_and_4_ranks, .timeout = 600) {
     expect_count(2, "-d 7 -t 1", 3195901860ULL);
     expect_count(4, "-d 7 -t 1 --hash 64", 3195901860ULL);
@@ -83,17 +94,11 @@ Test(mpi, one_rank_and_shallow_depths_count_alone, .timeout = 300) {
 Test(mpi, a_job_with_a_rank_killed_resumes_from_the_journal_with_other_ranks, .timeout = 600) {
     char dir[] = "/tmp/perftkit-mpi-XXXXXX";
     cr_assert(mkdtemp(dir));
-    /* Kiwipete perft 6 unhashed takes seconds on two ranks. Kill the newest rank (by
-     * process name: the tests of this file run one at a time) once the journal holds
-     * the header and a line of finished units (polled, so a slow start cannot leave
-     * it empty): mpirun then ends the whole job, and the journal holds what rank 0 had
-     * booked. */
-    Run killed = run_command("(%s --allow-run-as-root --oversubscribe -np 2 %s count -q -d 6 -t 1 --hash 0 --split-ply 3 "
-                             "--fen " KIWIPETE " --journal %s/p6.jsonl >/dev/null 2>&1 &) ; "
-                             "for i in $(seq 300); do [ \"$(wc -l < %s/p6.jsonl 2>/dev/null)\" -ge 2 ] 2>/dev/null "
-                             "&& break; sleep 0.1; done; pkill -KILL -n -x perft-mpi; sleep 2; test -s %s/p6.jsonl",
-                             mpirun(), mpi_bin(), dir, dir, dir);
-    cr_assert_eq(killed.status, 0, "no journal was written: %s", killed.out);
+    /* Kiwipete perft 6 unhashed takes seconds on two ranks. Kill a worker once the
+     * journal holds the header and a line of finished units: mpirun then ends the
+     * whole job, and the journal holds what rank 0 had booked. */
+    Run killed = job_signalled("KILL", 2, dir, "p6.jsonl", "count -q -d 6 -t 1 --hash 0 --split-ply 3 --fen " KIWIPETE);
+    cr_assert_null(strstr(killed.out, "exit 0\n"), "the job should have been killed: %s", killed.out);
     Run resumed = run_command("%s --allow-run-as-root --oversubscribe -np 3 %s count -q -d 6 -t 1 --hash 0 --split-ply 3 "
                               "--fen " KIWIPETE " --resume %s/p6.jsonl 2>&1",
                               mpirun(), mpi_bin(), dir);
@@ -147,12 +152,7 @@ Test(mpi, a_resumed_job_counts_the_limit_from_its_own_leaves, .timeout = 600) {
 Test(mpi, a_signal_to_one_worker_rank_stops_the_job_resumably, .timeout = 600) {
     char dir[] = "/tmp/perftkit-mpi-XXXXXX";
     cr_assert(mkdtemp(dir));
-    Run stopped = run_command("%s --allow-run-as-root --oversubscribe -np 2 %s count -d 8 -t 1 --hash 0 --split-ply 3 "
-                              "--journal %s/p8.jsonl >%s/out 2>&1 & job=$!; "
-                              "for i in $(seq 300); do [ \"$(wc -l < %s/p8.jsonl 2>/dev/null)\" -ge 2 ] 2>/dev/null "
-                              "&& break; sleep 0.1; done; pkill -TERM -n -x perft-mpi; wait $job; echo \"exit $?\"; "
-                              "cat %s/out",
-                              mpirun(), mpi_bin(), dir, dir, dir, dir);
+    Run stopped = job_signalled("TERM", 2, dir, "p8.jsonl", "count -d 8 -t 1 --hash 0 --split-ply 3");
     cr_assert(strstr(stopped.out, "exit 130\n"), "the job ends as interrupted:\n%s", stopped.out);
     cr_assert(strstr(stopped.out, "status: interrupted\n") && strstr(stopped.out, "continue with --resume"), "%s",
               stopped.out);
@@ -199,14 +199,12 @@ Test(mpi, a_stats_job_with_a_rank_killed_resumes_from_the_journal_with_other_ran
               "%s", one.out);
     char expected[sizeof one.out];
     memcpy(expected, one.out, sizeof expected);
-    /* Depth 7 has 500 units (20 at each depth 2..6, 400 at depth 7); kill the newest
-     * rank once the journal holds 150 of them, well inside depth 7. */
-    Run killed = run_command("(%s --allow-run-as-root --oversubscribe -np 2 %s stats %s --journal %s/s7.jsonl "
-                             ">/dev/null 2>&1 &) ; "
-                             "for i in $(seq 600); do [ \"$(wc -l < %s/s7.jsonl 2>/dev/null)\" -ge 150 ] 2>/dev/null "
-                             "&& break; sleep 0.1; done; pkill -KILL -n -x perft-mpi; sleep 2; test -s %s/s7.jsonl",
-                             mpirun(), mpi_bin(), args, dir, dir, dir);
-    cr_assert_eq(killed.status, 0, "no journal was written: %s", killed.out);
+    /* Depth 7 has 500 units (20 at each depth 2..6, 400 at depth 7); kill a worker
+     * once the journal holds 150 of them, well inside depth 7. */
+    char stats[64];
+    snprintf(stats, sizeof stats, "stats %s", args);
+    Run killed = job_signalled("KILL", 150, dir, "s7.jsonl", stats);
+    cr_assert_null(strstr(killed.out, "exit 0\n"), "the job should have been killed: %s", killed.out);
     Run resumed = run_command("%s --allow-run-as-root --oversubscribe -np 3 %s stats %s --resume %s/s7.jsonl "
                               "2>%s/err",
                               mpirun(), mpi_bin(), args, dir, dir);
@@ -276,12 +274,7 @@ Test(mpi, a_signal_to_one_worker_rank_stops_stats_resumably_with_the_finished_de
     char dir[] = "/tmp/perftkit-mpi-XXXXXX";
     cr_assert(mkdtemp(dir));
     /* depths 2..6 are the journal's first 100 units: 150 lines are inside depth 7 */
-    Run stopped = run_command("%s --allow-run-as-root --oversubscribe -np 2 %s stats -d 7 -t 1 --hash 64 --journal "
-                              "%s/s7.jsonl >%s/out 2>&1 & job=$!; "
-                              "for i in $(seq 600); do [ \"$(wc -l < %s/s7.jsonl 2>/dev/null)\" -ge 150 ] 2>/dev/null "
-                              "&& break; sleep 0.1; done; pkill -TERM -n -x perft-mpi; wait $job; echo \"exit $?\"; "
-                              "cat %s/out",
-                              mpirun(), mpi_bin(), dir, dir, dir, dir);
+    Run stopped = job_signalled("TERM", 150, dir, "s7.jsonl", "stats -d 7 -t 1 --hash 64");
     cr_assert(strstr(stopped.out, "exit 130\n"), "the job ends as interrupted:\n%s", stopped.out);
     cr_assert(strstr(stopped.out, "status: interrupted\n") && strstr(stopped.out, "partial: depths 1..6 of 1..7 "
                                                                                   "(interrupted)\n"),
