@@ -1,6 +1,7 @@
 /* test_readme.c — the README cannot drift from the program: every example block that
  * starts with "$ build/cli/perft ..." is run (through the shell, with the binary under
- * test), and every count it shows must be printed again: "perft(N) = C", "Nodes
+ * test, in a fresh directory where suites/ is the source tree's, so the files an example
+ * writes land there, not in the tree), and every count it shows must be printed again: "perft(N) = C", "Nodes
  * searched: C", divide lines "e2e4: C", suite summaries "N passed, N failed" and JSON
  * "total" members. Times and rates are not compared; they vary. */
 #include <regex.h>
@@ -88,8 +89,11 @@ static int check_counts(const Example *e, const char *actual) {
 Test(readme, every_example_prints_the_counts_the_readme_shows, .timeout = 900) {
     static Example examples[MAX_EXAMPLES];
     int n = read_examples(examples), checked = 0, run = 0;
-    const char *bin = getenv("PERFTKIT_BIN");
-    cr_assert(bin, "PERFTKIT_BIN is not set");
+    const char *bin = getenv("PERFTKIT_BIN"), *suites = getenv("PERFTKIT_SUITES");
+    cr_assert(bin && suites, "PERFTKIT_BIN or PERFTKIT_SUITES is not set");
+    char dir[] = "/tmp/perftkit-readme-XXXXXX";
+    cr_assert(mkdtemp(dir));
+    cr_assert_eq(run_command("ln -s '%s' %s/suites", suites, dir).status, 0, "suites is an absolute path");
     for (int i = 0; i < n; i++) {
         Example *e = &examples[i];
         if (strchr(e->command, '\\') || !strncmp(e->command, "bench", 5))
@@ -99,10 +103,11 @@ Test(readme, every_example_prints_the_counts_the_readme_shows, .timeout = 900) {
             counts += (*p >= '0' && *p <= '9');
         if (counts == 0)
             continue;
-        Run r = run_command("cd %s/.. && timeout 300 %s %s 2>&1", getenv("PERFTKIT_SUITES"), bin, e->command);
+        Run r = run_command("cd %s && timeout 300 %s %s 2>&1", dir, bin, e->command);
         run++;
         checked += check_counts(e, r.out);
     }
+    run_command("rm -rf %s", dir);
     cr_assert(run >= 5, "only %d README examples found to run", run);
     cr_assert(checked >= 10, "only %d counts checked in the README examples", checked);
 }
