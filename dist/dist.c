@@ -129,6 +129,12 @@ typedef struct StatsBooking {
     void *context;
 } StatsBooking;
 
+/* Adds a unit's statistics `s`, weighted by its `paths`, to rank 0's sum. */
+static void stats_add_weighted(StatsBooking *booking, const LeafStats *s, uint64_t paths) {
+    for (int f = 0; f < STATS_FIELDS; f++)
+        booking->sum.field[f] += s->field[f] * paths;
+}
+
 /* What rank 0 keeps while the run goes on. The mutex guards the queue, the results
  * and the caller's hooks, which both of rank 0's threads reach. */
 typedef struct Coordinator {
@@ -186,8 +192,7 @@ static void book(Coordinator *c, size_t unit, const uint64_t *values) {
     } else {
         LeafStats s;
         memcpy(s.field, values, sizeof s.field);
-        for (int f = 0; f < STATS_FIELDS; f++)
-            c->stats->sum.field[f] += s.field[f] * paths;
+        stats_add_weighted(c->stats, &s, paths);
         count = s.field[STAT_NODES];
         if (c->stats->unit_done)
             c->stats->unit_done(c->stats->context, unit, &s);
@@ -753,8 +758,7 @@ RunStatus dist_stats_run_units(const UnitSet *units, int depth, int threads, Sta
         for (size_t u = 0; known && u < c.count; u++) /* a resumed run's units: summed, not counted */
             if (known[u]) {
                 uint64_t paths = unit_paths(units, u);
-                for (int f = 0; f < STATS_FIELDS; f++)
-                    booking.sum.field[f] += known_stats[u].field[f] * paths;
+                stats_add_weighted(&booking, &known_stats[u], paths);
                 c.leaves += (Count)known_stats[u].field[STAT_NODES] * paths;
                 c.done[u] = true;
                 c.finished++;
