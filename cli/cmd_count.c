@@ -595,6 +595,7 @@ static int run_command(Cli *cli, int argc, char **argv, bool divide) {
     Driver driver;
     if (!cli_driver(cli, &o.run, (int)o.depth, &driver))
         return EXIT_BAD_INPUT;
+    driver_fit_tables(&driver, &pos, (int)o.depth);
     RunLimits limits = cli_limits(&o.run);
     limits.interrupt = cli_catch_stop_signals(); /* SIGTERM and SIGHUP stop a run as Ctrl-C does */
 

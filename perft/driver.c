@@ -66,6 +66,54 @@ bool driver_create(Driver *driver, int threads, size_t hash_bytes, char *error, 
 
 void driver_destroy(Driver *driver) { table_set_destroy(&driver->tables); }
 
+/* Distinct positions at plies 0..11 of the start position (OEIS A083276): the growth
+ * with depth that driver_fit_tables expects of a root, scaled by the root's own. */
+static const double start_distinct[] = {1, 20, 400, 5362, 72078, 822518, 9417681, 96400068, 988187354,
+                                        9183421888.0, 85375278064.0, 726155461002.0};
+enum { START_DISTINCT_PLIES = sizeof start_distinct / sizeof start_distinct[0] };
+
+/* The distinct positions `ply` plies below `root`, or 0 when they cannot be enumerated. */
+static double distinct_at(const Position *root, int ply) {
+    char error[160];
+    UnitSet *set = unit_set_create(root, ply, 0, error, sizeof error);
+    double n = set ? (double)unit_set_count(set) : 0;
+    unit_set_destroy(set);
+    return n;
+}
+
+/* The start position's distinct positions at `ply`, extended past the known plies by the
+ * last known growth (x8.5 a ply). */
+static double start_distinct_at(int ply) {
+    if (ply < START_DISTINCT_PLIES)
+        return start_distinct[ply];
+    return start_distinct_at(ply - 1) * (start_distinct[START_DISTINCT_PLIES - 1] /
+                                         start_distinct[START_DISTINCT_PLIES - 2]);
+}
+
+void driver_fit_tables(Driver *driver, const Position *root, int depth) {
+    enum { PROBE_PLY = 3, SLACK = 3 }; /* three times the expected positions' entries: few replacements */
+    if (!driver->tables.span || depth <= PROBE_PLY)
+        return;
+    double at2 = distinct_at(root, PROBE_PLY - 1), at3 = distinct_at(root, PROBE_PLY);
+    if (at2 <= 0 || at3 <= 0)
+        return;
+    /* The root's growth against the start position's at ply 3, never taken as slower:
+     * an estimate too large gives the layout of table_set_create, one too small would
+     * starve the shallower tables. */
+    double growth = (at3 / at2) / (start_distinct[PROBE_PLY] / start_distinct[PROBE_PLY - 1]);
+    growth = growth < 1 ? 1 : growth;
+    uint64_t want[TABLE_MAX_DEPTH + 1] = {0};
+    for (int remaining = 2; remaining < depth && remaining <= TABLE_MAX_DEPTH; remaining++) {
+        int ply = depth - remaining;
+        double positions = ply < PROBE_PLY ? at2 : at3 * start_distinct_at(ply) / start_distinct[PROBE_PLY];
+        for (int p = PROBE_PLY; p < ply; p++)
+            positions *= growth;
+        double buckets = positions * SLACK / table_entries_per_bucket(remaining) + 1;
+        want[remaining] = buckets < 1e18 ? (uint64_t)buckets : (uint64_t)1e18;
+    }
+    table_set_fit(&driver->tables, want);
+}
+
 /* The threads a run of `depth` counts on. */
 static int run_threads(const Driver *driver, int depth) {
     return depth >= driver->parallel_depth ? driver->threads : 1;

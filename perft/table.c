@@ -62,20 +62,50 @@ static void place(TableSet *set, void *memory) {
     set->memory = memory;
 }
 
-bool table_set_create(TableSet *set, size_t bytes, char *error, size_t error_size) {
-    memset(set, 0, sizeof *set);
-    _Static_assert(sizeof(TableBucket) == sizeof(NarrowBucket), "one bucket size for both kinds");
-    uint64_t budget = bytes / sizeof(TableBucket), total = 0;
+/* Lays out `budget` buckets from depth 2 up. Depth k takes half of what is left, or
+ * more when the deeper depths' wanted buckets (want, NULL: unknown) leave it more: all
+ * but those, so that once every table's want fits, the shallower ones get their want
+ * and depth 2, where most distinct positions are, the rest. Returns the buckets laid out. */
+static uint64_t lay_out(TableSet *set, uint64_t budget, const uint64_t want[TABLE_MAX_DEPTH + 1]) {
+    uint64_t total = 0;
     for (int depth = 2; depth <= TABLE_MAX_DEPTH; depth++) {
-        uint64_t n = (budget - total) / 2;
+        uint64_t left = budget - total, n = left / 2;
+        if (want) {
+            uint64_t rest = 0;
+            for (int deeper = depth + 1; deeper <= TABLE_MAX_DEPTH && rest < left; deeper++)
+                rest += want[deeper];
+            n = rest < left && left - rest > n ? left - rest : n;
+        }
         if (n < TABLE_MIN_BUCKETS)
             break;
         set->by_depth[depth] = table_layout(depth, n);
         set->by_depth[depth].region_bits = region_bits(n);
         total += n;
     }
+    return total;
+}
+
+bool table_set_create(TableSet *set, size_t bytes, char *error, size_t error_size) {
+    memset(set, 0, sizeof *set);
+    _Static_assert(sizeof(TableBucket) == sizeof(NarrowBucket), "one bucket size for both kinds");
+    uint64_t total = lay_out(set, bytes / sizeof(TableBucket), NULL);
     set->span = (size_t)total * sizeof(TableBucket);
     return total == 0 || table_set_map(set, error, error_size); /* no room for a table: counting runs unhashed */
+}
+
+int table_entries_per_bucket(int depth) {
+    Table t = table_layout(depth, 1);
+    return t.tag_bits ? TABLE_NARROW_ENTRIES - 1 : t.count_bits ? TABLE_NARROW_ENTRIES : TABLE_BUCKET_ENTRIES;
+}
+
+void table_set_fit(TableSet *set, const uint64_t want[TABLE_MAX_DEPTH + 1]) {
+    if (set->span == 0)
+        return;
+    for (int depth = 0; depth <= TABLE_MAX_DEPTH; depth++)
+        set->by_depth[depth] = (Table){0};
+    lay_out(set, set->span / sizeof(TableBucket), want);
+    if (set->memory)
+        place(set, set->memory);
 }
 
 bool table_set_map(TableSet *set, char *error, size_t error_size) {

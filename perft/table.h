@@ -123,6 +123,17 @@ typedef struct TableSet {
 bool table_set_create(TableSet *set, size_t bytes, char *error, size_t error_size);
 void table_set_destroy(TableSet *set);
 
+/* Entries in one bucket of the table of remaining depth `depth` (2 or more). */
+int table_entries_per_bucket(int depth);
+
+/* Lays an EMPTY set out again in the same span for a run whose table of remaining depth
+ * k wants want[k] buckets: from depth 3 up each table gets its want once all of them
+ * fit in half the span or less, and depth 2 the rest; where they do not fit, each depth
+ * still takes at least half of what is left, as table_set_create lays them out (on an
+ * overfull run, a depth-3 entry saves a node's every probe, a depth-2 entry one count).
+ * A set whose tables hold anything must be cleared first. */
+void table_set_fit(TableSet *set, const uint64_t want[TABLE_MAX_DEPTH + 1]);
+
 /* Gives the set's memory back and keeps its layout: no depth is hashed until
  * table_set_map or table_set_adopt places the tables again (empty). */
 void table_set_unmap(TableSet *set);

@@ -208,6 +208,86 @@ Test(driver, tables_spread_memory_towards_the_deepest_ply) {
     table_set_destroy(&set);
 }
 
+/* The buckets the tables of a set take, over every depth. */
+static uint64_t buckets_laid_out(const TableSet *set) {
+    uint64_t total = 0;
+    for (int d = 2; d <= TABLE_MAX_DEPTH; d++)
+        total += table_for(set, d) ? table_for(set, d)->bucket_count : 0;
+    return total;
+}
+
+Test(driver, tables_fit_to_what_each_depth_wants) {
+    TableSet set;
+    char error[160];
+    cr_assert(table_set_create(&set, (size_t)1 << 30, error, sizeof error), "%s", error);
+    uint64_t span = set.span / 64, want[TABLE_MAX_DEPTH + 1] = {0};
+    want[3] = 100000, want[4] = 20000, want[5] = 3000; /* together far below half the span */
+    table_set_fit(&set, want);
+    cr_assert_eq(set.span / 64, span, "the span stays");
+    cr_assert_eq(table_for(&set, 3)->bucket_count, 100000);
+    cr_assert_eq(table_for(&set, 4)->bucket_count, 20000);
+    cr_assert_eq(table_for(&set, 5)->bucket_count, 3000);
+    cr_assert_eq(table_for(&set, 2)->bucket_count, span - 123000, "depth 2 takes the rest");
+    cr_assert_null(table_for(&set, 6), "no table where none is wanted");
+    cr_assert_eq(table_for(&set, 3)->tag_bits, 9, "each depth keeps its kind of entry");
+    cr_assert((char *)table_for(&set, 3)->buckets == (char *)set.memory + (span - 123000) * 64, "placed in order");
+    want[3] = span; /* more than the span: each depth takes at least half of what is left */
+    table_set_fit(&set, want);
+    cr_assert_eq(table_for(&set, 2)->bucket_count, span / 2);
+    cr_assert_eq(table_for(&set, 3)->bucket_count, span - span / 2 - 23000, "all but what the deeper ones want");
+    cr_assert_eq(table_for(&set, 4)->bucket_count, 20000);
+    cr_assert_leq(buckets_laid_out(&set), span);
+    table_set_destroy(&set);
+}
+
+/* Tables fitted to the run, then the count: exact. */
+static void fitted_count_is_exact(const char *fen, int depth, size_t mb, uint64_t nodes, Driver *driver) {
+    char error[160];
+    cr_assert(driver_create(driver, 2, mb << 20, error, sizeof error), "%s", error);
+    Position pos = position_of(fen, false);
+    driver_fit_tables(driver, &pos, depth);
+    cr_assert_leq(buckets_laid_out(&driver->tables) * 64, driver->tables.span);
+    RunReport run;
+    driver_run(driver, &pos, depth, NULL, NULL, &run);
+    cr_assert(run.complete && (uint64_t)run.total == nodes, "%s perft %d: got %llu", fen, depth,
+              (unsigned long long)run.total);
+}
+
+Test(driver, tables_fitted_to_the_root_hold_its_expected_positions_and_count_exactly) {
+    Driver driver;
+    /* Start position perft 7 in 64 MB: depth 3 holds the 72,078 distinct positions of
+     * ply 4 three times over (7 to a bucket), depth 4 ply 3's 5,362, depth 2 the rest. */
+    fitted_count_is_exact(FEN_STARTPOS, 7, 64, 3195901860ULL, &driver);
+    uint64_t span = driver.tables.span / 64;
+    cr_assert_eq(table_for(&driver.tables, 3)->bucket_count, 72078 * 3 / 7 + 1);
+    cr_assert_eq(table_for(&driver.tables, 4)->bucket_count, 5362 * 3 / 4 + 1);
+    cr_assert_gt(table_for(&driver.tables, 2)->bucket_count, span * 9 / 10, "depth 2 takes nine tenths and more");
+    driver_destroy(&driver);
+    const char *kiwipete = "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1";
+    fitted_count_is_exact(kiwipete, 5, 64, 193690690ULL, &driver);
+    driver_destroy(&driver);
+    /* Kiwipete grows faster than the start position: at depth 7 its estimate of ply 4
+     * is larger than the start position's. */
+    char error[160];
+    cr_assert(driver_create(&driver, 2, (size_t)64 << 20, error, sizeof error), "%s", error);
+    Position pos = position_of(kiwipete, false);
+    driver_fit_tables(&driver, &pos, 7);
+    cr_assert_gt(table_for(&driver.tables, 3)->bucket_count, 72078 * 3 / 7 + 1);
+    driver_destroy(&driver);
+    /* Start position perft 10 in 64 MB is overfull: depth 2 keeps half, as unfitted. */
+    cr_assert(driver_create(&driver, 2, (size_t)64 << 20, error, sizeof error), "%s", error);
+    pos = position_of(FEN_STARTPOS, false);
+    driver_fit_tables(&driver, &pos, 10);
+    span = driver.tables.span / 64;
+    cr_assert_eq(table_for(&driver.tables, 2)->bucket_count, span / 2);
+    cr_assert_geq(table_for(&driver.tables, 3)->bucket_count, (span - span / 2) / 2);
+    driver_destroy(&driver);
+    /* A mated root: nothing to estimate, the layout stays. */
+    fitted_count_is_exact("7k/8/8/8/8/8/5PPP/3r2K1 w - - 0 1", 4, 64, 0, &driver);
+    cr_assert_eq(table_for(&driver.tables, 2)->bucket_count, ((size_t)64 << 20) / 64 / 2);
+    driver_destroy(&driver);
+}
+
 Test(driver, table_keeps_counts_and_detects_torn_entries) {
     TableSet set;
     cr_assert(table_set_create(&set, 1 << 20, NULL, 0));
