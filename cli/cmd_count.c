@@ -55,8 +55,9 @@ typedef struct CountOptions {
     "64 at 6, 256 at 7 and 1024 from 8; none below 4; with --max-time S, at most 64 MB\n"     \
     "per second of S. One table per ply: the deepest hashed ply (two plies above the\n"       \
     "leaves, where most distinct positions are) takes half the memory, the ply above it\n"   \
-    "half of what is left, and so on. The last two plies are never looked up: counting\n"    \
-    "them is cheaper than a cache miss.\n"                                                   \
+    "half of what is left, and so on; when three times the distinct positions expected\n"   \
+    "at each shallower ply fit in half of it, they get that, the deepest ply the rest.\n"  \
+    "The last two plies are never looked up: counting them beats a cache miss.\n"         \
     "A --hash beyond the free memory or a ulimit, or refused by the system, shrinks to\n"    \
     "what fits, said in one line on stderr; the counts are the same at any size.\n"
 

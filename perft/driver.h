@@ -138,10 +138,11 @@ void driver_destroy(Driver *driver);
  * of `root`, which is what the default layout cannot know: how many distinct positions
  * each table will be offered. They are estimated from the root's distinct positions at
  * plies 2 and 3 and the start position's growth beyond (scaled by the root's own, never
- * slower), and table_set_fit gives the tables above depth 2 twice their estimate's
- * entries when all of them fit in half the memory, depth 2 the rest. So start position
- * perft 10 in 16 GiB keeps every position two plies above the leaves (988 million in 14
- * GiB) where halves left 8 GiB for them. The counts never depend on the layout. */
+ * slower), and table_set_fit gives the tables above depth 2 three times their
+ * estimate's entries when all of them fit in half the memory, depth 2 the rest. So start
+ * position perft 10 in 16 GiB keeps every position two plies above the leaves (988
+ * million in 13 GiB) where halves left 8 GiB for them. The counts never depend on the
+ * layout. */
 void driver_fit_tables(Driver *driver, const Position *root, int depth);
 
 /* The split ply of a run of `depth` (>= 1): driver->split_ply when set (at most the
