@@ -72,11 +72,12 @@ static const double start_distinct[] = {1, 20, 400, 5362, 72078, 822518, 9417681
                                         9183421888.0, 85375278064.0, 726155461002.0};
 enum { START_DISTINCT_PLIES = sizeof start_distinct / sizeof start_distinct[0] };
 
-/* The distinct positions `ply` plies below `root`, or 0 when they cannot be enumerated. */
+/* The distinct positions `ply` plies below `root`, or 0 when they cannot be enumerated
+ * within the plan's bound (DRIVER_PLAN_MAX_PAIRS: about 100 MB and a second). */
 static double distinct_at(const Position *root, int ply) {
     char error[160];
-    UnitSet *set = unit_set_create(root, ply, 0, error, sizeof error);
-    double n = set ? (double)unit_set_count(set) : 0;
+    UnitSet *set = unit_set_create(root, ply, DRIVER_PLAN_MAX_PAIRS, error, sizeof error);
+    double n = set && unit_set_ply(set) == ply ? (double)unit_set_count(set) : 0;
     unit_set_destroy(set);
     return n;
 }
