@@ -138,21 +138,18 @@ static double expected_size(const UnitSet *units, size_t unit) {
 }
 
 /* Starts the progress of a depth of `units`, those with known[u] (known may be NULL)
- * done before, with known_stats[u]. */
-static void progress_start(StatsProgress *p, const UnitSet *units, const bool *known, const LeafStats *known_stats) {
+ * done before, with `resumed` leaves below them. */
+static void progress_start(StatsProgress *p, const UnitSet *units, const bool *known, Count resumed) {
     p->units = units;
     p->start = p->last_drawn = clock_seconds();
     p->done = 0;
-    p->leaves = p->resumed = 0;
+    p->leaves = p->resumed = resumed;
     p->size_done = p->size_left = 0;
     for (size_t u = 0; u < unit_set_count(units); u++)
-        if (known && known[u]) {
+        if (known && known[u])
             p->done++;
-            p->resumed += (Count)known_stats[u].field[STAT_NODES] * unit_paths(units, u);
-        } else {
+        else
             p->size_left += expected_size(units, u);
-        }
-    p->leaves = p->resumed;
 }
 
 static void progress_draw(StatsProgress *p, int depth, bool last) {
@@ -265,10 +262,11 @@ static RunStatus stats_depth(Cli *cli, const Position *pos, int d, int threads, 
     }
     RunStatus status = RUN_NO_MEMORY;
     j->depth = d;
+    Count resumed_before = j->resumed_leaves;
     if (!j->journal || take_known_units(j, d)) {
         const bool *known = j->journal ? j->known : NULL;
         const LeafStats *known_stats = j->journal ? j->known_stats : NULL;
-        progress_start(&j->progress, units, known, known_stats);
+        progress_start(&j->progress, units, known, j->resumed_leaves - resumed_before);
         status = cli->stats(units, d, threads, tables, limits, known, known_stats,
                             j->journal || j->progress.err ? stats_unit_done : NULL, j, out);
         if (j->progress.drawn)

@@ -386,15 +386,8 @@ static void count_unit(void *context, int thread, size_t item) {
 static void count_units(Driver *driver, Run *run, int remaining) {
     CountWork w = {run, driver->tables.memory && !driver->full ? &driver->tables : NULL, remaining, driver->full};
     driver_parallel_for(run->threads, run->todo_count, &run->stop, count_unit, &w);
-    for (int t = 0; t < run->threads; t++) {
-        const TableCounters *mine = run->slots[t].counters;
-        for (int d = 0; d <= PERFT_MAX_DEPTH; d++) {
-            run->report->counters[d].probes += mine[d].probes;
-            run->report->counters[d].hits += mine[d].hits;
-            run->report->counters[d].stores += mine[d].stores;
-            run->report->counters[d].replacements += mine[d].replacements;
-        }
-    }
+    for (int t = 0; t < run->threads; t++)
+        table_counters_add(run->report->counters, run->slots[t].counters, PERFT_MAX_DEPTH + 1);
 }
 
 /* Books the resumed units and lists the others; false when the units or the finished

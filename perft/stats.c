@@ -379,12 +379,7 @@ static RunStatus run_units(const UnitSet *units, int depth, int threads, StatsTa
             add_weighted(&w, u, &known_stats[u]);
     driver_parallel_for(threads, count, &w.control.stop, count_stats_unit, &w);
     for (int t = 0; counters && t < threads; t++)
-        for (int d = 0; d <= STATS_MAX_DEPTH; d++) {
-            counters[d].probes += w.rows[t][d].probes;
-            counters[d].hits += w.rows[t][d].hits;
-            counters[d].stores += w.rows[t][d].stores;
-            counters[d].replacements += w.rows[t][d].replacements;
-        }
+        table_counters_add(counters, w.rows[t], STATS_MAX_DEPTH + 1);
     free(w.rows);
     pthread_mutex_destroy(&w.lock);
     if (w.units_done != count) /* complete when every unit finished, even at a limit */
@@ -463,9 +458,6 @@ RunStatus stats_run(const Position *root, int depth, int threads, StatsTables *t
                     LeafStats *out) {
     Move moves[MAX_MOVES];
     LeafStats roots[MAX_MOVES];
-    int n;
-    RunStatus status = divide_within(root, depth, threads, tables, limits, moves, roots, &n, out, NULL);
-    if (status != RUN_COMPLETED)
-        memset(out, 0, sizeof *out);
-    return status;
+    int n; /* divide_within leaves `out` zeroed unless it completes */
+    return divide_within(root, depth, threads, tables, limits, moves, roots, &n, out, NULL);
 }

@@ -86,6 +86,16 @@ typedef struct TableCounters {
     uint64_t probes, hits, stores, replacements;
 } TableCounters;
 
+/* Adds one thread's counters of `depths` depths (rows 0 .. depths - 1) into `sum`. */
+static inline void table_counters_add(TableCounters *sum, const TableCounters *add, int depths) {
+    for (int d = 0; d < depths; d++) {
+        sum[d].probes += add[d].probes;
+        sum[d].hits += add[d].hits;
+        sum[d].stores += add[d].stores;
+        sum[d].replacements += add[d].replacements;
+    }
+}
+
 /* `bytes` rounded up to whole huge pages (a region, TABLE_REGION_BUCKETS buckets): the
  * length of a set's memory in the reserved pool, whether private or shared. */
 static inline size_t table_huge_page_round(size_t bytes) {
