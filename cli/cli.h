@@ -26,6 +26,7 @@ typedef RunStatus (*CliStatsRunner)(const UnitSet *units, int depth, int threads
 typedef struct CliBackend {
     CliRunner run;
     CliStatsRunner stats;
+    bool spreads; /* the runners spread a run over MPI ranks (perft-mpi) */
 } CliBackend;
 
 struct Cli {
@@ -33,6 +34,8 @@ struct Cli {
     FILE *in, *out, *err;
     CliRunner run;       /* driver_run, unless the binary distributes (perft-mpi) */
     CliStatsRunner stats; /* stats_run_units, likewise */
+    bool spreads;        /* they spread a run over MPI ranks: every rank takes the same
+                            runner calls, in the same order */
     bool worker;         /* an MPI rank other than 0: counts what it is given, and
                             writes no file (journals are rank 0's) */
     ZobristKeys keys;    /* the key set of --key-seed, made once by cli_use_keys */

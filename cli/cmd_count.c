@@ -328,7 +328,47 @@ static int compare_stats_lines(const void *a, const void *b) {
     return strcmp(((const StatsLine *)a)->move, ((const StatsLine *)b)->move);
 }
 
-/* divide --stats: the wiki's counters for each root move, then the statistics tables. */
+/* The root moves of divide --stats as work units of the binary's statistics runner:
+ * the root's children at ply 1 (one path each, so a unit's statistics are its move's). */
+typedef struct RootMoveStats {
+    const UnitSet *units;
+    LeafStats *per_move; /* by root move, in generation order */
+} RootMoveStats;
+
+static void root_move_done(void *context, size_t unit, const LeafStats *unit_stats) {
+    RootMoveStats *r = context;
+    const UnitRoot *roots;
+    unit_roots(r->units, unit, &roots);
+    r->per_move[roots[0].root] = *unit_stats;
+}
+
+/* divide --stats over MPI ranks (depth >= 2): the root moves handed out as units, so
+ * every rank counts some of them. Returns the moves (on rank 0; the others' per_move
+ * stay unset), or -1 with *status saying why the run stopped. */
+static int divide_stats_spread(Cli *cli, const CountOptions *o, const Position *pos, int threads, StatsTables *tables,
+                               Move moves[MAX_MOVES], LeafStats per_move[MAX_MOVES], RunStatus *status) {
+    char error[160];
+    UnitSet *units = unit_set_create(pos, 1, 0, error, sizeof error);
+    if (!units) {
+        *status = RUN_NO_MEMORY;
+        return -1;
+    }
+    MoveList list;
+    Position root = *pos;
+    gen_legal(&root, &list);
+    memcpy(moves, list.moves, (size_t)list.count * sizeof *moves);
+    memset(per_move, 0, (size_t)list.count * sizeof *per_move); /* a mated child's stay zero */
+    RootMoveStats context = {units, per_move};
+    RunLimits limits = cli_limits(&o->run);
+    LeafStats total;
+    *status = cli->stats(units, (int)o->depth, threads, tables, &limits, NULL, NULL, root_move_done, &context, &total);
+    unit_set_destroy(units);
+    return *status == RUN_COMPLETED ? list.count : -1;
+}
+
+/* divide --stats: the wiki's counters for each root move, then the statistics tables
+ * (in one process; over MPI ranks each machine's tables hold only its ranks' part, so
+ * they are not shown). */
 static int divide_stats(Cli *cli, CountOptions *o, const Position *pos) {
     if (o->run.max_seconds > 0 || o->run.max_nodes)
         return cli_error(cli, "--stats counts statistics, which take no --max-time or --max-nodes");
@@ -344,11 +384,21 @@ static int divide_stats(Cli *cli, CountOptions *o, const Position *pos) {
     memset(counters, 0, sizeof counters);
     memset(&total, 0, sizeof total);
     double start = clock_seconds();
-    int n = stats_divide(pos, (int)o->depth, threads, tables, moves, per_move, counters);
+    bool spread = cli->spreads && o->depth >= 2;
+    RunStatus status = RUN_NO_MEMORY;
+    int n = spread ? divide_stats_spread(cli, o, pos, threads, tables, moves, per_move, &status)
+                   : stats_divide(pos, (int)o->depth, threads, tables, moves, per_move, counters);
     double seconds = clock_seconds() - start;
-    if (n < 0) {
+    if (n < 0 || cli->worker) {
         stats_tables_destroy(tables);
-        return cli_error(cli, "out of memory: nothing was counted");
+        if (n >= 0)
+            return EXIT_OK; /* rank 0 prints */
+        if (status == RUN_INTERRUPTED) {
+            cli_error(cli, "interrupted: no move's statistics are printed");
+            return EXIT_INTERRUPTED;
+        }
+        return cli_error(cli, "%s: nothing was counted",
+                         status == RUN_NO_MEMORY ? "out of memory" : run_status_text(status));
     }
     StatsLine lines[MAX_MOVES];
     for (int i = 0; i < n; i++) {
@@ -363,7 +413,7 @@ static int divide_stats(Cli *cli, CountOptions *o, const Position *pos) {
     }
     qsort(lines, (size_t)n, sizeof lines[0], compare_stats_lines);
     PlyStats plies[STATS_MAX_DEPTH];
-    int ply_count = stats_ply_stats(tables, (int)o->depth, counters, plies);
+    int ply_count = spread ? 0 : stats_ply_stats(tables, (int)o->depth, counters, plies);
     stats_tables_destroy(tables);
     if (o->json) {
         json_t *doc = json_document(cli->command, REPORT_JSON_SCHEMA);
@@ -395,7 +445,10 @@ static int divide_stats(Cli *cli, CountOptions *o, const Position *pos) {
     for (int i = 0; i < n; i++)
         report_stats_row(cli->out, move_text(o, pos, lines[i].move, fan), &lines[i].stats);
     report_stats_row(cli->out, "total", &total);
-    report_print_ply_stats(cli->out, plies, ply_count);
+    if (spread)
+        fputs("hash tables: not shown over MPI ranks (each machine's hold only its own ranks' part)\n", cli->out);
+    else
+        report_print_ply_stats(cli->out, plies, ply_count);
     cli_print_rate(cli->err, total.field[STAT_NODES], seconds);
     return cli_flush(cli);
 }

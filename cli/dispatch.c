@@ -51,13 +51,14 @@ static const CommandEntry *find_command(const char *name) {
 }
 
 int cli_main(FILE *in, FILE *out, FILE *err, int argc, char **argv) {
-    static const CliBackend one_process = {driver_run, stats_run_units};
+    static const CliBackend one_process = {driver_run, stats_run_units, false};
     return cli_main_with(in, out, err, &one_process, false, argc, argv);
 }
 
 int cli_main_with(FILE *in, FILE *out, FILE *err, const CliBackend *backend, bool worker, int argc, char **argv) {
     static Cli cli; /* the key set makes it large; one command line runs at a time */
-    cli = (Cli){.in = in, .out = out, .err = err, .run = backend->run, .stats = backend->stats, .worker = worker};
+    cli = (Cli){.in = in, .out = out, .err = err, .run = backend->run, .stats = backend->stats,
+           .spreads = backend->spreads, .worker = worker};
     if (argc < 2) {
         print_usage(err);
         return EXIT_BAD_INPUT;

@@ -1,8 +1,8 @@
 /* mpi_main.c — the `perft-mpi` binary: `mpirun -np N perft-mpi count ...`. Every rank
  * reads the same command line; rank 0 speaks on the process's streams, the others
  * count the batches rank 0 gives them and stay silent. count and divide spread their
- * work units over the ranks, stats its distinct positions a few plies down; the other
- * subcommands are perft's. */
+ * work units over the ranks, stats its distinct positions a few plies down and divide
+ * --stats its root moves; the other subcommands are perft's. */
 #include <stdio.h>
 #include <string.h>
 
@@ -15,7 +15,7 @@ static bool distributed(const char *command) {
     return !strcmp(command, "count") || !strcmp(command, "divide") || !strcmp(command, "stats");
 }
 
-static const CliBackend spread_over_ranks = {dist_run, dist_stats_run_units};
+static const CliBackend spread_over_ranks = {dist_run, dist_stats_run_units, true};
 
 int main(int argc, char **argv) {
     char error[160];

@@ -190,3 +190,12 @@ uint64_t table_used_slots(const Table *t) {
         }
     return used;
 }
+
+void table_counters_add(TableCounters *sum, const TableCounters *add, int depths) {
+    for (int d = 0; d < depths; d++) {
+        sum[d].probes += add[d].probes;
+        sum[d].hits += add[d].hits;
+        sum[d].stores += add[d].stores;
+        sum[d].replacements += add[d].replacements;
+    }
+}

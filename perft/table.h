@@ -87,14 +87,7 @@ typedef struct TableCounters {
 } TableCounters;
 
 /* Adds one thread's counters of `depths` depths (rows 0 .. depths - 1) into `sum`. */
-static inline void table_counters_add(TableCounters *sum, const TableCounters *add, int depths) {
-    for (int d = 0; d < depths; d++) {
-        sum[d].probes += add[d].probes;
-        sum[d].hits += add[d].hits;
-        sum[d].stores += add[d].stores;
-        sum[d].replacements += add[d].replacements;
-    }
-}
+void table_counters_add(TableCounters *sum, const TableCounters *add, int depths);
 
 /* `bytes` rounded up to whole huge pages (a region, TABLE_REGION_BUCKETS buckets): the
  * length of a set's memory in the reserved pool, whether private or shared. */

@@ -85,6 +85,28 @@ Test(mpi, divide_gives_the_per_move_counts_of_one_process, .timeout = 600) {
     cr_expect(strstr(many.out, "Nodes searched: 193690690"), "%s", many.out);
 }
 
+/* divide --stats hands the root moves out as units (one path each): every move's row
+ * and the total as one process prints them; the table lines, each machine's alone, are
+ * replaced by a line saying so. */
+Test(mpi, divide_stats_spreads_the_root_moves_with_the_rows_of_one_process, .timeout = 600) {
+    Run one = run_command("%s divide --stats -d 4 -t 1 --fen " KIWIPETE " 2>/dev/null", getenv("PERFTKIT_BIN"));
+    cr_assert_eq(one.status, 0);
+    char *tables = strstr(one.out, "\nPly:");
+    cr_assert(tables, "no table lines in:\n%s", one.out);
+    tables[1] = '\0';
+    /* the total's figures are the chessprogramming wiki's (Perft Results, Kiwipete) */
+    cr_assert(strstr(one.out, "4085603") && strstr(one.out, "757163") && strstr(one.out, "128013"), "%s", one.out);
+    char expected[sizeof one.out];
+    snprintf(expected, sizeof expected, "%shash tables: not shown over MPI ranks (each machine's hold only its own "
+             "ranks' part)\n", one.out);
+    for (int ranks = 2; ranks <= 3; ranks++) {
+        Run many = run_command("%s --allow-run-as-root --oversubscribe -np %d %s divide --stats -d 4 -t 1 --fen "
+                               KIWIPETE " 2>/dev/null", mpirun(), ranks, mpi_bin());
+        cr_assert_eq(many.status, 0, "-np %d: exit %d", ranks, many.status);
+        cr_expect_str_eq(many.out, expected, "-np %d", ranks);
+    }
+}
+
 Test(mpi, one_rank_and_shallow_depths_count_alone, .timeout = 300) {
     expect_count(1, "-d 5", 4865609ULL);
     expect_count(2, "-d 1", 20ULL);
