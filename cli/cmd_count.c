@@ -343,8 +343,8 @@ static void root_move_done(void *context, size_t unit, const LeafStats *unit_sta
 }
 
 /* divide --stats over MPI ranks (depth >= 2): the root moves handed out as units, so
- * every rank counts some of them. Returns the moves (on rank 0; the others' per_move
- * stay unset), or -1 with *status saying why the run stopped. */
+ * every rank counts some of them. Returns the moves, whose rows rank 0 fills (the
+ * others' stay zero), or -1 with *status saying why the run stopped. */
 static int divide_stats_spread(Cli *cli, const CountOptions *o, const Position *pos, int threads, StatsTables *tables,
                                Move moves[MAX_MOVES], LeafStats per_move[MAX_MOVES], RunStatus *status) {
     char error[160];
@@ -354,10 +354,9 @@ static int divide_stats_spread(Cli *cli, const CountOptions *o, const Position *
         return -1;
     }
     MoveList list;
-    Position root = *pos;
-    gen_legal(&root, &list);
+    gen_legal(pos, &list);
     memcpy(moves, list.moves, (size_t)list.count * sizeof *moves);
-    memset(per_move, 0, (size_t)list.count * sizeof *per_move); /* a mated child's stay zero */
+    memset(per_move, 0, (size_t)list.count * sizeof *per_move);
     RootMoveStats context = {units, per_move};
     RunLimits limits = cli_limits(&o->run);
     LeafStats total;
@@ -389,10 +388,12 @@ static int divide_stats(Cli *cli, CountOptions *o, const Position *pos) {
     int n = spread ? divide_stats_spread(cli, o, pos, threads, tables, moves, per_move, &status)
                    : stats_divide(pos, (int)o->depth, threads, tables, moves, per_move, counters);
     double seconds = clock_seconds() - start;
-    if (n < 0 || cli->worker) {
+    if (n >= 0 && cli->worker) { /* rank 0 prints */
         stats_tables_destroy(tables);
-        if (n >= 0)
-            return EXIT_OK; /* rank 0 prints */
+        return EXIT_OK;
+    }
+    if (n < 0) {
+        stats_tables_destroy(tables);
         if (status == RUN_INTERRUPTED) {
             cli_error(cli, "interrupted: no move's statistics are printed");
             return EXIT_INTERRUPTED;
